@@ -1,0 +1,409 @@
+/*
+ * base.c - error struct, allocators, string buffer, clock and the small
+ * helpers every module needs.  libc only; see base.h for the contract.
+ */
+#include "base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- errors */
+
+void
+error_clear(struct pgc_error *err)
+{
+	memset(err, 0, sizeof(*err));
+}
+
+void
+error_set(struct pgc_error *err, enum pgc_error_kind kind, const char *fmt,
+		  ...)
+{
+	va_list ap;
+
+	error_clear(err);
+	err->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+}
+
+void
+error_at(struct pgc_error *err, const char *file, int line, int col, int span)
+{
+	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	err->line = line;
+	err->col = col;
+	err->span = span > 0 ? span : 1;
+}
+
+void
+error_detail(struct pgc_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	va_end(ap);
+}
+
+void
+error_hint(struct pgc_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------ allocation */
+
+PGC_NORETURN static void
+out_of_memory(size_t n)
+{
+	fprintf(stderr, "pgcliff: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		out_of_memory(n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory(n * size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		out_of_memory(n);
+	return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+/* --------------------------------------------------------------- strbuf */
+
+static char strbuf_empty[1];
+
+void
+strbuf_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void
+strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+void
+strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+char *
+strbuf_detach(struct strbuf *sb)
+{
+	char *p;
+
+	if (!sb->alloc)
+		strbuf_grow(sb, 0);
+	p = sb->buf;
+	strbuf_init(sb);
+	return p;
+}
+
+void
+strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (sb->buf == NULL)
+		strbuf_init(sb);
+	if (need <= sb->alloc)
+		return;
+	if (need < sb->alloc * 2)
+		need = sb->alloc * 2;
+	if (need < 64)
+		need = 64;
+	if (sb->alloc)
+		sb->buf = xrealloc(sb->buf, need);
+	else
+	{
+		sb->buf = xmalloc(need);
+		sb->buf[0] = '\0';
+	}
+	sb->alloc = need;
+}
+
+void
+strbuf_add(struct strbuf *sb, const void *data, size_t n)
+{
+	strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void
+strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void
+strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t) n >= sb->alloc - sb->len)
+	{
+		strbuf_grow(sb, (size_t) n);
+		va_copy(cp, ap);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+		va_end(cp);
+	}
+	sb->len += (size_t) n;
+}
+
+void
+strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void
+strbuf_add_json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+
+		switch (c)
+		{
+			case '"':
+				strbuf_addstr(sb, "\\\"");
+				break;
+			case '\\':
+				strbuf_addstr(sb, "\\\\");
+				break;
+			case '\n':
+				strbuf_addstr(sb, "\\n");
+				break;
+			case '\r':
+				strbuf_addstr(sb, "\\r");
+				break;
+			case '\t':
+				strbuf_addstr(sb, "\\t");
+				break;
+			default:
+				if (c < 0x20)
+					strbuf_addf(sb, "\\u%04x", c);
+				else
+					strbuf_addch(sb, (char) c);
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* ----------------------------------------------------------------- time */
+
+int64_t
+clock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void
+clock_wall_utc(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+/* -------------------------------------------------------------- helpers */
+
+int
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int *row = xmalloc((lb + 1) * sizeof(int));
+	int result;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int) j;
+	for (size_t i = 1; i <= la; i++)
+	{
+		int diag = row[0];
+
+		row[0] = (int) i;
+		for (size_t j = 1; j <= lb; j++)
+		{
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	result = row[lb];
+	free(row);
+	return result;
+}
+
+const char *
+nearest_word(const char *word, const char *const *candidates)
+{
+	const char *best = NULL;
+	int best_d = 1 << 30;
+	int limit = (int) strlen(word) / 3 + 1;
+
+	if (limit > 3)
+		limit = 3;
+	for (; *candidates; candidates++)
+	{
+		int d = edit_distance(word, *candidates);
+
+		if (d < best_d)
+		{
+			best_d = d;
+			best = *candidates;
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}
+
+char *
+file_read_all(const char *path, size_t *len_out, struct pgc_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not open \"%s\": %s", path,
+				  strerror(errno));
+		return NULL;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0)
+	{
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			error_set(err, PGC_ERR_IO, "could not read \"%s\": %s", path,
+					  strerror(errno));
+			close(fd);
+			strbuf_release(&sb);
+			return NULL;
+		}
+		strbuf_add(&sb, chunk, (size_t) n);
+	}
+	close(fd);
+	if (len_out)
+		*len_out = sb.len;
+	return strbuf_detach(&sb);
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void) st;
+	(void) flag;
+	(void) ftw;
+	return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int
+dir_remove_tree(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}

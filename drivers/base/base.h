@@ -1,0 +1,142 @@
+/*
+ * base.h - the foundation every pgcliff module shares: one error struct,
+ * a growable string buffer, aborting allocators and a monotonic clock.
+ *
+ * Depends only on libc.  Nothing here prints or exits, except the
+ * allocators, which abort on out-of-memory (there is nothing sane to do).
+ */
+#ifndef PGCLIFF_BASE_H
+#define PGCLIFF_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PGCLIFF_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define PGC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define PGC_NORETURN     __attribute__((noreturn))
+#else
+#define PGC_PRINTF(f, a)
+#define PGC_NORETURN
+#endif
+
+#define lengthof(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---------------------------------------------------------------------
+ * Errors
+ *
+ * One struct for the whole tool.  Libraries fill a caller-provided
+ * struct pgc_error and return -1 (or NULL); only cmd/ turns it into text
+ * and an exit code.  All strings live inside the struct (fixed buffers,
+ * truncated if longer) so an error can be copied and never needs freeing.
+ * ------------------------------------------------------------------- */
+enum pgc_error_kind
+{
+	PGC_ERR_NONE = 0,
+	PGC_ERR_USAGE,       /* bad command line */
+	PGC_ERR_RECIPE,      /* invalid recipe or script (file:line:col) */
+	PGC_ERR_SQL,         /* the server rejected the recipe's SQL */
+	PGC_ERR_UNAVAILABLE, /* server/cluster could not be started/reached */
+	PGC_ERR_STORE,       /* the SQLite store failed */
+	PGC_ERR_IO,          /* file system or OS failure */
+	PGC_ERR_INTERRUPTED, /* SIGINT/SIGTERM arrived */
+	PGC_ERR_INTERNAL     /* a bug */
+};
+
+struct pgc_error
+{
+	enum pgc_error_kind kind;
+	char file[1024];   /* "" when the error has no place */
+	int line;          /* 1-based; 0 = none */
+	int col;           /* 1-based; 0 = none */
+	int span;          /* length of the offending token, >= 1 */
+	char sqlstate[6];  /* "" unless from PostgreSQL */
+	char message[512]; /* lowercase, no final period */
+	char detail[2048];
+	char hint[512];
+};
+
+/* Reset to "no error". */
+void error_clear(struct pgc_error *err);
+
+/* Set kind and message; clears the place, SQLSTATE, detail and hint. */
+void error_set(struct pgc_error *err, enum pgc_error_kind kind,
+			   const char *fmt, ...) PGC_PRINTF(3, 4);
+
+/* Attach a place (1-based line and column) in FILE to the error. */
+void error_at(struct pgc_error *err, const char *file, int line, int col,
+			  int span);
+void error_detail(struct pgc_error *err, const char *fmt, ...)
+	PGC_PRINTF(2, 3);
+void error_hint(struct pgc_error *err, const char *fmt, ...) PGC_PRINTF(2, 3);
+
+/* ---------------------------------------------------------------------
+ * Allocation: abort with a message on failure, never return NULL.
+ * ------------------------------------------------------------------- */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PGC_PRINTF(1, 2);
+
+/* ---------------------------------------------------------------------
+ * String buffer (git's strbuf): always NUL-terminated.
+ * ------------------------------------------------------------------- */
+struct strbuf
+{
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT                                                           \
+	{                                                                         \
+		NULL, 0, 0                                                            \
+	}
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+/* Detach the buffer: the caller frees the result; sb is reinitialized. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PGC_PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	PGC_PRINTF(2, 0);
+/* Append S as a JSON string literal, quotes included. */
+void strbuf_add_json_str(struct strbuf *sb, const char *s);
+
+/* ---------------------------------------------------------------------
+ * Time
+ * ------------------------------------------------------------------- */
+/* Monotonic clock in nanoseconds (vDSO: no system call). */
+int64_t clock_now_ns(void);
+/* Wall clock as "YYYY-MM-DD HH:MM:SS" UTC into buf (>= 20 bytes). */
+void clock_wall_utc(char *buf, size_t size);
+
+/* ---------------------------------------------------------------------
+ * Small helpers
+ * ------------------------------------------------------------------- */
+/* Damerau-free Levenshtein distance, for "did you mean" hints. */
+int edit_distance(const char *a, const char *b);
+
+/*
+ * Of CANDIDATES (NULL-terminated), the nearest to WORD if it is close
+ * enough to be a plausible typo, else NULL.  Borrowed from candidates.
+ */
+const char *nearest_word(const char *word, const char *const *candidates);
+
+/* Read a whole file; caller frees.  NULL and err filled on failure. */
+char *file_read_all(const char *path, size_t *len_out, struct pgc_error *err);
+
+/* Remove a directory tree (like rm -rf).  0 on success. */
+int dir_remove_tree(const char *path);
+
+#endif /* PGCLIFF_BASE_H */
