@@ -1,0 +1,1026 @@
+/*
+ * recipe.c - YAML recipe loader.  libyaml builds the node tree (with
+ * 0-based marks); this file walks it, checks every key, type and range,
+ * and builds the immutable struct recipe.  The first error stops loading
+ * and names file:line:col with a hint where one helps.
+ */
+#include "recipe.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define MAX_CLIENTS 100000
+#define MAX_REPEAT  1000
+
+struct loader
+{
+	const char *path;
+	const char *text;
+	yaml_document_t *doc;
+	struct recipe *r;
+	struct pgc_error *err;
+};
+
+const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
+									  "p99", "p999",        "max", NULL};
+
+static const char *const top_keys[] = {
+	"recipe", "description", "topology", "server", "setup",
+	"reset",  "duration",    "warmup",   "repeat", "workloads",
+	"sweep",  "measure",     NULL};
+static const char *const workload_keys[] = {
+	"target", "protocol", "script", "file", "clients", "jobs", NULL};
+static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
+
+/* --------------------------------------------------------------- errors */
+
+static int
+scalar_span(const yaml_node_t *node)
+{
+	if (node->type == YAML_SCALAR_NODE &&
+		node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		node->data.scalar.length > 0 &&
+		memchr(node->data.scalar.value, '\n', node->data.scalar.length) ==
+			NULL)
+		return (int) node->data.scalar.length;
+	return 1;
+}
+
+static int fail(struct loader *ld, const yaml_node_t *node, const char *fmt,
+				...) PGC_PRINTF(3, 4);
+
+static int
+fail(struct loader *ld, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[sizeof(ld->err->message)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	error_set(ld->err, PGC_ERR_RECIPE, "%s", msg);
+	if (node)
+		error_at(ld->err, ld->path, (int) node->start_mark.line + 1,
+				 (int) node->start_mark.column + 1, scalar_span(node));
+	else
+		error_at(ld->err, ld->path, 1, 1, 1);
+	return -1;
+}
+
+static struct recipe_pos
+pos_of(const yaml_node_t *node)
+{
+	struct recipe_pos p = {(int) node->start_mark.line + 1,
+						   (int) node->start_mark.column + 1};
+
+	return p;
+}
+
+/* -------------------------------------------------------------- helpers */
+
+static yaml_node_t *
+node_at(struct loader *ld, int index)
+{
+	return yaml_document_get_node(ld->doc, index);
+}
+
+static const char *
+scalar(const yaml_node_t *node)
+{
+	return (const char *) node->data.scalar.value;
+}
+
+static const char *
+node_kind(const yaml_node_t *node)
+{
+	switch (node->type)
+	{
+		case YAML_SCALAR_NODE:
+			return "a scalar";
+		case YAML_SEQUENCE_NODE:
+			return "a list";
+		case YAML_MAPPING_NODE:
+			return "a mapping";
+		default:
+			return "empty";
+	}
+}
+
+static int
+expect_scalar(struct loader *ld, const yaml_node_t *node, const char *what)
+{
+	if (node->type != YAML_SCALAR_NODE)
+		return fail(ld, node, "%s must be a scalar, not %s", what,
+					node_kind(node));
+	return 0;
+}
+
+static int
+expect_mapping(struct loader *ld, const yaml_node_t *node, const char *what)
+{
+	if (node->type != YAML_MAPPING_NODE)
+		return fail(ld, node, "%s must be a mapping, not %s", what,
+					node_kind(node));
+	return 0;
+}
+
+/*
+ * Check the keys of a mapping: each a scalar, known (any key when KNOWN
+ * is NULL), and not repeated.  CONTEXT completes "unknown key 'x' ..." (e.g.
+ * "in workload 'reads'").
+ */
+static int
+check_keys(struct loader *ld, const yaml_node_t *map, const char *const *known,
+		   const char *context)
+{
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
+		 pr < map->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *key = node_at(ld, pr->key);
+		const char *near;
+		bool ok = false;
+
+		if (key->type != YAML_SCALAR_NODE)
+			return fail(ld, key, "keys must be scalars");
+		for (const char *const *k = known; k && *k; k++)
+			if (strcmp(*k, scalar(key)) == 0)
+				ok = true;
+		if (known && !ok)
+		{
+			fail(ld, key, "unknown key '%s'%s%s", scalar(key),
+				 context[0] ? " " : "", context);
+			near = nearest_word(scalar(key), known);
+			if (near)
+				error_hint(ld->err, "did you mean '%s'?", near);
+			return -1;
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < pr; q++)
+		{
+			yaml_node_t *other = node_at(ld, q->key);
+
+			if (strcmp(scalar(other), scalar(key)) == 0)
+			{
+				fail(ld, key, "duplicate key '%s'%s%s", scalar(key),
+					 context[0] ? " " : "", context);
+				error_detail(ld->err, "first given at line %d",
+							 (int) other->start_mark.line + 1);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static yaml_node_t *
+lookup(struct loader *ld, const yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
+		 pr < map->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+
+		if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), key) == 0)
+			return node_at(ld, pr->value);
+	}
+	return NULL;
+}
+
+static int
+parse_int(struct loader *ld, const yaml_node_t *node, const char *what,
+		  long min, long max, int *out)
+{
+	const char *s;
+	char *end;
+	long v;
+
+	if (expect_scalar(ld, node, what) < 0)
+		return -1;
+	s = scalar(node);
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (s[0] == '\0' || *end != '\0' || errno != 0 ||
+		!(isdigit((unsigned char) s[0]) || s[0] == '-'))
+		return fail(ld, node, "%s must be an integer, not \"%s\"", what, s);
+	if (v < min || v > max)
+		return fail(ld, node, "%s must be between %ld and %ld, not %ld", what,
+					min, max, v);
+	*out = (int) v;
+	return 0;
+}
+
+int64_t
+recipe_parse_duration_us(const char *text)
+{
+	static const struct
+	{
+		const char *unit;
+		double us;
+	} units[] = {
+		{"us", 1}, {"ms", 1e3}, {"s", 1e6}, {"min", 60e6}, {"h", 3600e6},
+	};
+	const char *p = text;
+	char *end;
+	double v;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	if (!isdigit((unsigned char) *p))
+		return -1;
+	errno = 0;
+	v = strtod(p, &end);
+	if (errno != 0 || end == p)
+		return -1;
+	while (isspace((unsigned char) *end))
+		end++;
+	if (*end == '\0')
+		return (int64_t) (v * 1e6 + 0.5);
+	for (size_t i = 0; i < lengthof(units); i++)
+	{
+		size_t n = strlen(units[i].unit);
+
+		if (strncmp(end, units[i].unit, n) == 0)
+		{
+			const char *rest = end + n;
+
+			while (isspace((unsigned char) *rest))
+				rest++;
+			if (*rest != '\0')
+				return -1;
+			if (v * units[i].us > 1e15)
+				return -1;
+			return (int64_t) (v * units[i].us + 0.5);
+		}
+	}
+	return -1;
+}
+
+static int
+parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
+			   bool allow_zero, int64_t *out)
+{
+	int64_t us;
+
+	if (expect_scalar(ld, node, what) < 0)
+		return -1;
+	us = recipe_parse_duration_us(scalar(node));
+	if (us < 0)
+	{
+		fail(ld, node, "invalid duration \"%s\" for '%s'", scalar(node), what);
+		error_hint(ld->err, "write a number with a unit: 500ms, 5s, 2min, 1h");
+		return -1;
+	}
+	if (us == 0 && !allow_zero)
+		return fail(ld, node, "'%s' must be greater than zero", what);
+	*out = us;
+	return 0;
+}
+
+static bool
+is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char) s[0]) || s[0] == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char) *s) || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+/*
+ * Where the characters of a scalar start in the file, so that errors in
+ * SQL or scripts (and server error positions) point at the recipe.  For a
+ * literal block ("|") the content starts on the next line at the block's
+ * indentation; quoted scalars start one column after the quote.
+ */
+static void
+scalar_origin(struct loader *ld, const yaml_node_t *node,
+			  struct script_origin *o)
+{
+	o->file = ld->path;
+	o->first_line = (int) node->start_mark.line + 1;
+	o->first_col = (int) node->start_mark.column;
+	o->indent = o->first_col;
+	switch (node->data.scalar.style)
+	{
+		case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+		case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+			o->first_col++;
+			break;
+		case YAML_LITERAL_SCALAR_STYLE:
+		case YAML_FOLDED_SCALAR_STYLE:
+		{
+			const char *p = ld->text + node->start_mark.index;
+			int ind;
+
+			/* skip the indicator line, then blank lines, to the content */
+			p = strchr(p, '\n');
+			o->first_line++;
+			if (p == NULL)
+				break;
+			p++;
+			for (;;)
+			{
+				const char *q = p;
+
+				ind = 0;
+				while (*q == ' ')
+					q++, ind++;
+				if (*q == '\n')
+				{
+					p = q + 1;
+					continue;
+				}
+				break;
+			}
+			o->first_col = o->indent = ind;
+		}
+		break;
+		default:
+			break;
+	}
+}
+
+/* A list of SQL strings (or one string) for setup:/reset:. */
+static int
+parse_sql_list(struct loader *ld, const yaml_node_t *node, const char *what,
+			   struct recipe_sql **out, int *nout)
+{
+	if (node->type == YAML_SCALAR_NODE)
+	{
+		*out = xcalloc(1, sizeof(**out));
+		(*out)[0].text = xstrdup(scalar(node));
+		scalar_origin(ld, node, &(*out)[0].origin);
+		*nout = 1;
+		return 0;
+	}
+	if (node->type != YAML_SEQUENCE_NODE)
+		return fail(ld, node, "'%s' must be a list of SQL strings, not %s",
+					what, node_kind(node));
+	*out = xcalloc((size_t) (node->data.sequence.items.top -
+							 node->data.sequence.items.start) +
+					   1,
+				   sizeof(**out));
+	for (yaml_node_item_t *it = node->data.sequence.items.start;
+		 it < node->data.sequence.items.top; it++)
+	{
+		yaml_node_t *item = node_at(ld, *it);
+
+		if (item->type != YAML_SCALAR_NODE)
+			return fail(ld, item,
+						"each '%s' entry must be a SQL string, not %s", what,
+						node_kind(item));
+		if (scalar(item)[0] == '\0')
+			return fail(ld, item, "empty SQL string in '%s'", what);
+		(*out)[*nout].text = xstrdup(scalar(item));
+		scalar_origin(ld, item, &(*out)[*nout].origin);
+		(*nout)++;
+	}
+	return 0;
+}
+
+static int
+parse_server(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+
+	if (expect_mapping(ld, node, "'server'") < 0)
+		return -1;
+	r->gucs = xcalloc((size_t) (node->data.mapping.pairs.top -
+								node->data.mapping.pairs.start) +
+						  1,
+					  sizeof(*r->gucs));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		yaml_node_t *v = node_at(ld, pr->value);
+		const char *name;
+
+		if (expect_scalar(ld, k, "a server setting name") < 0)
+			return -1;
+		name = scalar(k);
+		for (const char *c = name; *c; c++)
+			if (!(isalnum((unsigned char) *c) || *c == '_' || *c == '.'))
+				return fail(ld, k, "invalid server setting name \"%s\"", name);
+		if (name[0] == '\0')
+			return fail(ld, k, "empty server setting name");
+		for (int i = 0; i < r->ngucs; i++)
+			if (strcasecmp(r->gucs[i].name, name) == 0)
+				return fail(ld, k, "server setting '%s' given twice", name);
+		if (v->type != YAML_SCALAR_NODE)
+			return fail(
+				ld, v, "value of server setting '%s' must be a scalar, not %s",
+				name, node_kind(v));
+		r->gucs[r->ngucs].name = xstrdup(name);
+		r->gucs[r->ngucs].value = xstrdup(scalar(v));
+		r->gucs[r->ngucs].pos = pos_of(k);
+		r->ngucs++;
+	}
+	return 0;
+}
+
+static char *
+resolve_beside(const char *recipe_path, const char *file)
+{
+	char *copy, *dir, *out;
+
+	if (file[0] == '/')
+		return xstrdup(file);
+	copy = xstrdup(recipe_path);
+	dir = dirname(copy);
+	out = xasprintf("%s/%s", dir, file);
+	free(copy);
+	return out;
+}
+
+static int
+parse_workload(struct loader *ld, const yaml_node_t *key,
+			   const yaml_node_t *node, struct recipe_workload *w)
+{
+	char ctx[256];
+	yaml_node_t *v;
+	yaml_node_t *script_node, *file_node;
+	struct script_origin origin;
+	char *text = NULL;
+
+	w->name = xstrdup(scalar(key));
+	w->pos = pos_of(key);
+	w->clients = 1;
+	w->jobs = 1;
+	w->target = xstrdup("primary");
+	w->protocol = RECIPE_PROTO_SIMPLE;
+	if (!is_identifier(w->name))
+		return fail(ld, key, "invalid workload name \"%s\"", w->name);
+	snprintf(ctx, sizeof(ctx), "in workload '%s'", w->name);
+	if (expect_mapping(ld, node, "a workload") < 0)
+		return -1;
+	if (check_keys(ld, node, workload_keys, ctx) < 0)
+		return -1;
+
+	if ((v = lookup(ld, node, "target")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'target'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "primary") != 0)
+		{
+			fail(ld, v, "unknown target \"%s\" %s", scalar(v), ctx);
+			error_hint(ld->err,
+					   "this version runs workloads on the primary only");
+			return -1;
+		}
+	}
+	if ((v = lookup(ld, node, "protocol")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'protocol'") < 0)
+			return -1;
+		if (recipe_protocol_parse(scalar(v), &w->protocol) < 0)
+		{
+			fail(ld, v, "unknown protocol \"%s\" %s", scalar(v), ctx);
+			error_hint(ld->err,
+					   "use simple, extended or prepared (as pgbench -M)");
+			return -1;
+		}
+		w->protocol_set = true;
+	}
+	if ((v = lookup(ld, node, "clients")) != NULL &&
+		parse_int(ld, v, "'clients'", 1, MAX_CLIENTS, &w->clients) < 0)
+		return -1;
+	if ((v = lookup(ld, node, "jobs")) != NULL &&
+		parse_int(ld, v, "'jobs'", 1, MAX_CLIENTS, &w->jobs) < 0)
+		return -1;
+
+	script_node = lookup(ld, node, "script");
+	file_node = lookup(ld, node, "file");
+	if (script_node && file_node)
+		return fail(ld, file_node,
+					"give either 'script' or 'file' %s, not both", ctx);
+	if (!script_node && !file_node)
+	{
+		fail(ld, key, "workload '%s' has no script", w->name);
+		error_hint(
+			ld->err,
+			"add 'script: |' with pgbench script text, or 'file: name.sql'");
+		return -1;
+	}
+	if (script_node)
+	{
+		if (expect_scalar(ld, script_node, "'script'") < 0)
+			return -1;
+		scalar_origin(ld, script_node, &origin);
+		w->script =
+			script_parse(w->name, scalar(script_node), &origin, ld->err);
+		return w->script ? 0 : -1;
+	}
+	if (expect_scalar(ld, file_node, "'file'") < 0)
+		return -1;
+	w->script_file = resolve_beside(ld->path, scalar(file_node));
+	text = file_read_all(w->script_file, NULL, ld->err);
+	if (text == NULL)
+	{
+		char msg[sizeof(ld->err->message)];
+
+		memcpy(msg, ld->err->message, sizeof(msg));
+		return fail(ld, file_node, "%s", msg);
+	}
+	origin.file = w->script_file;
+	origin.first_line = 1;
+	origin.first_col = 0;
+	origin.indent = 0;
+	w->script = script_parse(w->name, text, &origin, ld->err);
+	free(text);
+	return w->script ? 0 : -1;
+}
+
+static int
+parse_workloads(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+	size_t n;
+
+	if (expect_mapping(ld, node, "'workloads'") < 0)
+		return -1;
+	n = (size_t) (node->data.mapping.pairs.top -
+				  node->data.mapping.pairs.start);
+	if (n == 0)
+		return fail(ld, node, "'workloads' is empty");
+	if (check_keys(ld, node, NULL, "in 'workloads'") < 0)
+		return -1;
+	r->workloads = xcalloc(n, sizeof(*r->workloads));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+
+		if (expect_scalar(ld, k, "a workload name") < 0)
+			return -1;
+		r->nworkloads++;
+		if (parse_workload(ld, k, node_at(ld, pr->value),
+						   &r->workloads[r->nworkloads - 1]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_sweep(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+	yaml_node_t *v;
+
+	if (expect_mapping(ld, node, "'sweep'") < 0)
+		return -1;
+	if (check_keys(ld, node, sweep_keys, "in 'sweep'") < 0)
+		return -1;
+	v = lookup(ld, node, "clients");
+	if (v == NULL)
+	{
+		fail(ld, node, "'sweep' needs a 'clients' list");
+		error_hint(ld->err, "for example: clients: [1, 2, 4, 8]");
+		return -1;
+	}
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(ld, v, "sweep 'clients' must be a list, not %s",
+					node_kind(v));
+	if (v->data.sequence.items.top == v->data.sequence.items.start)
+		return fail(ld, v, "sweep 'clients' is empty");
+	r->sweep_clients = xcalloc(
+		(size_t) (v->data.sequence.items.top - v->data.sequence.items.start),
+		sizeof(int));
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+		 it < v->data.sequence.items.top; it++)
+	{
+		yaml_node_t *item = node_at(ld, *it);
+		int c;
+
+		if (parse_int(ld, item, "sweep 'clients' entry", 1, MAX_CLIENTS, &c) <
+			0)
+			return -1;
+		if (r->nsweep_clients > 0 &&
+			c <= r->sweep_clients[r->nsweep_clients - 1])
+		{
+			fail(ld, item, "sweep 'clients' must be ascending: %d after %d", c,
+				 r->sweep_clients[r->nsweep_clients - 1]);
+			return -1;
+		}
+		r->sweep_clients[r->nsweep_clients++] = c;
+	}
+
+	r->sweep_jobs_eq_clients = true;
+	if ((v = lookup(ld, node, "jobs")) != NULL &&
+		v->type == YAML_SEQUENCE_NODE)
+	{
+		int n = 0;
+
+		if (v->data.sequence.items.top - v->data.sequence.items.start !=
+			r->nsweep_clients)
+		{
+			fail(ld, v, "sweep 'jobs' has %d entries but 'clients' has %d",
+				 (int) (v->data.sequence.items.top -
+						v->data.sequence.items.start),
+				 r->nsweep_clients);
+			error_hint(
+				ld->err,
+				"give one jobs value per client count, a single number, or \"clients\"");
+			return -1;
+		}
+		r->sweep_jobs_list = xcalloc((size_t) r->nsweep_clients, sizeof(int));
+		r->sweep_jobs_eq_clients = false;
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+			 it < v->data.sequence.items.top; it++, n++)
+		{
+			yaml_node_t *item = node_at(ld, *it);
+
+			if (parse_int(ld, item, "sweep 'jobs' entry", 1, MAX_CLIENTS,
+						  &r->sweep_jobs_list[n]) < 0)
+				return -1;
+			if (r->sweep_jobs_list[n] > r->sweep_clients[n])
+				return fail(ld, item,
+							"sweep 'jobs' entry %d exceeds its %d clients",
+							r->sweep_jobs_list[n], r->sweep_clients[n]);
+		}
+	}
+	else if (v != NULL)
+	{
+		if (expect_scalar(ld, v, "sweep 'jobs'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "clients") == 0)
+			r->sweep_jobs_eq_clients = true;
+		else
+		{
+			if (parse_int(ld, v, "sweep 'jobs' (a number or \"clients\")", 1,
+						  MAX_CLIENTS, &r->sweep_jobs) < 0)
+				return -1;
+			r->sweep_jobs_eq_clients = false;
+		}
+	}
+
+	if ((v = lookup(ld, node, "workloads")) != NULL)
+	{
+		if (v->type != YAML_SEQUENCE_NODE)
+			return fail(
+				ld, v,
+				"sweep 'workloads' must be a list of workload names, not %s",
+				node_kind(v));
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+			 it < v->data.sequence.items.top; it++)
+		{
+			yaml_node_t *item = node_at(ld, *it);
+			bool found = false;
+
+			if (expect_scalar(ld, item, "a workload name") < 0)
+				return -1;
+			for (int i = 0; i < r->nworkloads; i++)
+				if (strcmp(r->workloads[i].name, scalar(item)) == 0)
+				{
+					r->workloads[i].swept = true;
+					found = true;
+				}
+			if (!found)
+				return fail(ld, item, "sweep names unknown workload '%s'",
+							scalar(item));
+		}
+	}
+	else
+		for (int i = 0; i < r->nworkloads; i++)
+			r->workloads[i].swept = true;
+	return 0;
+}
+
+/*
+ * A swept workload takes clients and jobs from the sweep, so giving them
+ * in the workload too would be ambiguous.
+ */
+static int
+check_swept_workloads(struct loader *ld, const yaml_node_t *workloads)
+{
+	for (yaml_node_pair_t *pr = workloads->data.mapping.pairs.start;
+		 pr < workloads->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		yaml_node_t *w = node_at(ld, pr->value);
+		const struct recipe_workload *wl =
+			recipe_workload_find(ld->r, scalar(k));
+		yaml_node_t *v;
+
+		if (wl == NULL || !wl->swept)
+			continue;
+		if ((v = lookup(ld, w, "clients")) != NULL ||
+			(v = lookup(ld, w, "jobs")) != NULL)
+		{
+			fail(
+				ld, v,
+				"workload '%s' is swept: its clients and jobs come from 'sweep'",
+				wl->name);
+			error_hint(
+				ld->err,
+				"remove this line, or leave the workload out of sweep 'workloads'");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_measure(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+	const char *s, *dot;
+
+	if (expect_scalar(ld, node, "'measure'") < 0)
+		return -1;
+	s = scalar(node);
+	dot = strrchr(s, '.');
+	if (dot == NULL)
+	{
+		fail(ld, node, "'measure' must be WORKLOAD.METRIC, not \"%s\"", s);
+		error_hint(ld->err, "for example: %s.tps", r->workloads[0].name);
+		return -1;
+	}
+	r->measure_workload = xstrndup(s, (size_t) (dot - s));
+	r->measure_metric = xstrdup(dot + 1);
+	if (recipe_workload_find(r, r->measure_workload) == NULL)
+		return fail(ld, node, "'measure' names unknown workload '%s'",
+					r->measure_workload);
+	for (const char *const *m = recipe_metrics; *m; m++)
+		if (strcmp(*m, r->measure_metric) == 0)
+			return 0;
+	fail(ld, node, "unknown metric '%s' in 'measure'", r->measure_metric);
+	{
+		const char *near = nearest_word(r->measure_metric, recipe_metrics);
+
+		if (near)
+			error_hint(ld->err, "did you mean '%s'?", near);
+		else
+			error_hint(ld->err,
+					   "metrics: tps, latency_avg, p50, p90, p99, p999, max");
+	}
+	return -1;
+}
+
+static int
+load_root(struct loader *ld, yaml_node_t *root)
+{
+	struct recipe *r = ld->r;
+	yaml_node_t *v;
+
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(ld, root, "a recipe must be a mapping of keys, not %s",
+					node_kind(root));
+	if (check_keys(ld, root, top_keys, "") < 0)
+		return -1;
+
+	if ((v = lookup(ld, root, "recipe")) == NULL)
+	{
+		fail(ld, root, "missing key 'recipe' (the recipe's name)");
+		error_hint(ld->err, "add a first line such as: recipe: my_experiment");
+		return -1;
+	}
+	if (expect_scalar(ld, v, "'recipe'") < 0)
+		return -1;
+	if (!is_identifier(scalar(v)))
+		return fail(ld, v,
+					"invalid recipe name \"%s\" (letters, digits, _ and -)",
+					scalar(v));
+	r->name = xstrdup(scalar(v));
+
+	if ((v = lookup(ld, root, "description")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'description'") < 0)
+			return -1;
+		r->description = xstrdup(scalar(v));
+	}
+	r->topology = RECIPE_TOPO_PRIMARY;
+	if ((v = lookup(ld, root, "topology")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'topology'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "primary") != 0)
+		{
+			fail(ld, v, "unsupported topology \"%s\"", scalar(v));
+			error_hint(ld->err, "this version supports: primary");
+			return -1;
+		}
+	}
+	if ((v = lookup(ld, root, "server")) != NULL && parse_server(ld, v) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "setup")) != NULL &&
+		parse_sql_list(ld, v, "setup", &r->setup, &r->nsetup) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "reset")) != NULL &&
+		parse_sql_list(ld, v, "reset", &r->reset, &r->nreset) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "duration")) == NULL)
+	{
+		fail(ld, root, "missing key 'duration'");
+		error_hint(ld->err, "for example: duration: 5s");
+		return -1;
+	}
+	if (parse_duration(ld, v, "duration", false, &r->duration_us) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "warmup")) != NULL &&
+		parse_duration(ld, v, "warmup", true, &r->warmup_us) < 0)
+		return -1;
+	r->repeat = 1;
+	if ((v = lookup(ld, root, "repeat")) != NULL &&
+		parse_int(ld, v, "'repeat'", 1, MAX_REPEAT, &r->repeat) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "workloads")) == NULL)
+	{
+		fail(ld, root, "missing key 'workloads'");
+		error_hint(ld->err,
+				   "a recipe needs at least one workload with a script");
+		return -1;
+	}
+	if (parse_workloads(ld, v) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "sweep")) != NULL)
+	{
+		if (parse_sweep(ld, v) < 0 ||
+			check_swept_workloads(ld, lookup(ld, root, "workloads")) < 0)
+			return -1;
+	}
+	if ((v = lookup(ld, root, "measure")) != NULL)
+	{
+		if (parse_measure(ld, v) < 0)
+			return -1;
+	}
+	else
+	{
+		r->measure_workload = xstrdup(r->workloads[0].name);
+		r->measure_metric = xstrdup("tps");
+	}
+	return 0;
+}
+
+struct recipe *
+recipe_load_text(const char *path, const char *text, struct pgc_error *err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct loader ld;
+	struct recipe *r = xcalloc(1, sizeof(*r));
+	yaml_node_t *root;
+	int rc = -1;
+
+	r->path = xstrdup(path);
+	r->text = xstrdup(text);
+	memset(&ld, 0, sizeof(ld));
+	ld.path = r->path;
+	ld.text = r->text;
+	ld.doc = &doc;
+	ld.r = r;
+	ld.err = err;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *) r->text,
+								 strlen(r->text));
+	if (!yaml_parser_load(&parser, &doc))
+	{
+		error_set(err, PGC_ERR_RECIPE, "invalid YAML: %s%s%s",
+				  parser.problem ? parser.problem : "syntax error",
+				  parser.context ? " " : "",
+				  parser.context ? parser.context : "");
+		error_at(err, path, (int) parser.problem_mark.line + 1,
+				 (int) parser.problem_mark.column + 1, 1);
+		yaml_parser_delete(&parser);
+		recipe_free(r);
+		return NULL;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (root == NULL)
+	{
+		error_set(err, PGC_ERR_RECIPE, "recipe is empty");
+		error_at(err, path, 1, 1, 1);
+	}
+	else
+		rc = load_root(&ld, root);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (rc < 0)
+	{
+		recipe_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct recipe *
+recipe_load(const char *path, struct pgc_error *err)
+{
+	char *text = file_read_all(path, NULL, err);
+	struct recipe *r;
+
+	if (text == NULL)
+		return NULL;
+	if (strlen(text) == 0)
+	{
+		free(text);
+		error_set(err, PGC_ERR_RECIPE, "recipe is empty");
+		error_at(err, path, 1, 1, 1);
+		return NULL;
+	}
+	r = recipe_load_text(path, text, err);
+	free(text);
+	return r;
+}
+
+static void
+free_sql_list(struct recipe_sql *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(list[i].text);
+	free(list);
+}
+
+void
+recipe_free(struct recipe *r)
+{
+	if (r == NULL)
+		return;
+	for (int i = 0; i < r->ngucs; i++)
+	{
+		free(r->gucs[i].name);
+		free(r->gucs[i].value);
+	}
+	free(r->gucs);
+	free_sql_list(r->setup, r->nsetup);
+	free_sql_list(r->reset, r->nreset);
+	for (int i = 0; i < r->nworkloads; i++)
+	{
+		free(r->workloads[i].name);
+		free(r->workloads[i].target);
+		free(r->workloads[i].script_file);
+		script_free(r->workloads[i].script);
+	}
+	free(r->workloads);
+	free(r->sweep_clients);
+	free(r->sweep_jobs_list);
+	free(r->measure_workload);
+	free(r->measure_metric);
+	free(r->name);
+	free(r->description);
+	free(r->path);
+	free(r->text);
+	free(r);
+}
+
+const char *
+recipe_protocol_name(enum recipe_protocol p)
+{
+	switch (p)
+	{
+		case RECIPE_PROTO_SIMPLE:
+			return "simple";
+		case RECIPE_PROTO_EXTENDED:
+			return "extended";
+		case RECIPE_PROTO_PREPARED:
+			return "prepared";
+	}
+	return "?";
+}
+
+int
+recipe_protocol_parse(const char *text, enum recipe_protocol *out)
+{
+	if (strcmp(text, "simple") == 0)
+		*out = RECIPE_PROTO_SIMPLE;
+	else if (strcmp(text, "extended") == 0)
+		*out = RECIPE_PROTO_EXTENDED;
+	else if (strcmp(text, "prepared") == 0)
+		*out = RECIPE_PROTO_PREPARED;
+	else
+		return -1;
+	return 0;
+}
+
+int
+recipe_sweep_jobs(const struct recipe *r, int i, int clients)
+{
+	int jobs;
+
+	if (r->sweep_jobs_eq_clients)
+		jobs = clients;
+	else if (r->sweep_jobs_list && i < r->nsweep_clients)
+		jobs = r->sweep_jobs_list[i];
+	else if (r->sweep_jobs_list)
+		jobs = clients; /* a -c override beyond the recipe's list */
+	else
+		jobs = r->sweep_jobs;
+	return jobs < clients ? jobs : clients;
+}
+
+const struct recipe_workload *
+recipe_workload_find(const struct recipe *r, const char *name)
+{
+	for (int i = 0; i < r->nworkloads; i++)
+		if (strcmp(r->workloads[i].name, name) == 0)
+			return &r->workloads[i];
+	return NULL;
+}

@@ -1,0 +1,122 @@
+/*
+ * recipe.h - load and validate a YAML recipe into an immutable model.
+ *
+ * Every error carries file:line:col (1-based) of the offending YAML node,
+ * with a "did you mean" hint for misspelt keys.  Scripts are parsed here
+ * too (through drivers/script) so that `recipe check` catches them.
+ * The format is documented in schemas/recipe/REFERENCE.md.
+ */
+#ifndef PGCLIFF_RECIPE_H
+#define PGCLIFF_RECIPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base.h"
+#include "script.h"
+
+enum recipe_protocol
+{
+	RECIPE_PROTO_SIMPLE,
+	RECIPE_PROTO_EXTENDED,
+	RECIPE_PROTO_PREPARED
+};
+
+enum recipe_topology
+{
+	RECIPE_TOPO_PRIMARY
+};
+
+/* A place in the recipe file, 1-based. */
+struct recipe_pos
+{
+	int line;
+	int col;
+};
+
+struct recipe_guc
+{
+	char *name;
+	char *value;
+	struct recipe_pos pos;
+};
+
+/* One SQL text of setup/reset, with its origin for error positions. */
+struct recipe_sql
+{
+	char *text;
+	struct script_origin origin;
+};
+
+struct recipe_workload
+{
+	char *name;
+	struct recipe_pos pos;
+	char *target; /* "primary" */
+	enum recipe_protocol protocol;
+	bool protocol_set;
+	struct script *script; /* parsed */
+	char *script_file;     /* resolved path of file:, or NULL */
+	int clients;           /* when not swept */
+	int jobs;
+	bool swept;
+};
+
+struct recipe
+{
+	char *path;
+	char *text; /* the whole file, as read */
+	char *name;
+	char *description;
+	enum recipe_topology topology;
+	struct recipe_guc *gucs;
+	int ngucs;
+	struct recipe_sql *setup;
+	int nsetup;
+	struct recipe_sql *reset; /* before every measured point */
+	int nreset;
+	int64_t duration_us;
+	int64_t warmup_us;
+	int repeat;
+	struct recipe_workload *workloads;
+	int nworkloads;
+	/* sweep */
+	int *sweep_clients;
+	int nsweep_clients;
+	bool sweep_jobs_eq_clients;
+	int sweep_jobs;       /* when !sweep_jobs_eq_clients and no list */
+	int *sweep_jobs_list; /* parallel to sweep_clients, or NULL */
+	/* measure: workload.metric */
+	char *measure_workload;
+	char *measure_metric;
+};
+
+/*
+ * Load PATH.  NULL with err filled (kind PGC_ERR_RECIPE or PGC_ERR_IO)
+ * on failure.  The caller frees the result with recipe_free().
+ */
+struct recipe *recipe_load(const char *path, struct pgc_error *err);
+
+/* Same, from text in memory; PATH names it in errors and resolves file:. */
+struct recipe *recipe_load_text(const char *path, const char *text,
+								struct pgc_error *err);
+
+void recipe_free(struct recipe *r);
+
+/* Parse "5s", "500ms", "2min", "1h", "90" (seconds).  -1 on error. */
+int64_t recipe_parse_duration_us(const char *text);
+
+const char *recipe_protocol_name(enum recipe_protocol p);
+int recipe_protocol_parse(const char *text, enum recipe_protocol *out);
+
+/* The metric names `measure:` accepts, NULL-terminated. */
+extern const char *const recipe_metrics[];
+
+/* Jobs of sweep point I with CLIENTS clients (clamped to clients). */
+int recipe_sweep_jobs(const struct recipe *r, int i, int clients);
+
+/* Find a workload by name, or NULL. */
+const struct recipe_workload *recipe_workload_find(const struct recipe *r,
+												   const char *name);
+
+#endif /* PGCLIFF_RECIPE_H */
