@@ -1,0 +1,1132 @@
+/*
+ * engine.c - the load engine; see engine.h for the contract.
+ *
+ * The steady path of a client is one send (PQsendQuery*) and one receive
+ * (PQconsumeInput after epoll says readable) per SQL command; the epoll
+ * set is built once and only changes when libpq cannot flush at once.
+ * Threads share nothing on that path but relaxed progress counters.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <libpq-fe.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#define CONNECT_WINDOW 64 /* connection attempts in flight per thread */
+#define MAX_EVENTS     256
+#define TICK_MS        100          /* longest sleep before checking flags */
+#define GRACE_NS       1000000000LL /* wait for in-flight work after the window */
+#define NCLASSES       (36 * 36)    /* SQLSTATE classes are [0-9A-Z]{2} */
+#define PARAM_WIDTH    24           /* "-9223372036854775808" + NUL */
+
+/*
+ * Client states.
+ *
+ *   CONNECTING -> PREPARING -> READY --(go)--> WAIT <-> (next command)
+ *                    (prepared only)             |
+ *                                                +-> ROLLBACK (after error)
+ *   WAIT/ROLLBACK --(window over)--> DONE;  any --(lost/script error)-->
+ * ABORTED
+ */
+enum cstate
+{
+	CS_IDLE,
+	CS_CONNECTING,
+	CS_PREPARING,
+	CS_READY,
+	CS_WAIT,
+	CS_ROLLBACK,
+	CS_DONE,
+	CS_ABORTED
+};
+
+struct engine;
+
+struct client
+{
+	PGconn *conn;
+	int fd;
+	int id; /* global client id (:client_id) */
+	enum cstate state;
+	bool want_write; /* registered for EPOLLOUT too */
+	int cmd;         /* current command index */
+	int prep;        /* next statement to prepare */
+	bool txn_failed;
+	int fail_class; /* class index of the first error */
+	int64_t txn_start_ns;
+	struct script_vars vars;
+	char *param_buf; /* max_params * PARAM_WIDTH */
+	const char **param_values;
+	struct strbuf query; /* simple protocol text */
+};
+
+struct thread
+{
+	pthread_t tid;
+	struct engine *e;
+	const struct load_workload *w;
+	int wi; /* workload index */
+	struct client *clients;
+	int nclients;
+	int epfd;
+	int active; /* clients not DONE/ABORTED */
+	struct hist *hist;
+	uint64_t txns;
+	uint64_t failures;
+	uint32_t *class_counts; /* NCLASSES */
+	uint64_t *sec_txns;
+	uint64_t *sec_failures;
+	double *sec_lat_sum_ns;
+	uint64_t *sec_lat_max_ns;
+	int aborted;
+	char first_error[512];
+	/* read by the main thread for progress reports */
+	_Atomic uint64_t prog_txns;
+	_Atomic uint64_t prog_failures;
+	_Atomic uint64_t prog_lat_sum_ns;
+	uint64_t prog_lat_local;
+	_Atomic int finished;
+};
+
+struct engine
+{
+	const struct load_point *p;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int nthreads;
+	int nready; /* threads connected (or failed) */
+	bool go;
+	_Atomic int stop; /* interrupt or failure: leave now */
+	int64_t window_start_ns;
+	int64_t window_end_ns;
+	int nseconds;
+	struct thread *threads;
+	struct pgc_error first_err; /* under mu */
+};
+
+/* ----------------------------------------------------------- utilities */
+
+static int
+class_index(const char *sqlstate)
+{
+	int idx = 0;
+
+	if (sqlstate == NULL || strlen(sqlstate) < 2)
+		return -1;
+	for (int i = 0; i < 2; i++)
+	{
+		char ch = sqlstate[i];
+		int d;
+
+		if (ch >= '0' && ch <= '9')
+			d = ch - '0';
+		else if (ch >= 'A' && ch <= 'Z')
+			d = ch - 'A' + 10;
+		else
+			return -1;
+		idx = idx * 36 + d;
+	}
+	return idx;
+}
+
+static void
+class_name(int idx, char out[3])
+{
+	static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+	out[0] = digits[idx / 36];
+	out[1] = digits[idx % 36];
+	out[2] = '\0';
+}
+
+/* int64 to decimal text, no locale, no allocation; returns OUT. */
+static char *
+format_int64(int64_t v, char *out)
+{
+	char tmp[PARAM_WIDTH];
+	int n = 0;
+	uint64_t u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+	char *p = out;
+
+	do
+	{
+		tmp[n++] = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return out;
+}
+
+/* Record the first fatal error of the point and ask everyone to stop. */
+static void
+engine_fail(struct engine *e, const struct pgc_error *err)
+{
+	pthread_mutex_lock(&e->mu);
+	if (e->first_err.kind == PGC_ERR_NONE)
+		e->first_err = *err;
+	pthread_mutex_unlock(&e->mu);
+	atomic_store(&e->stop, 1);
+}
+
+static void
+copy_conn_error(char *dst, size_t size, PGconn *conn)
+{
+	/* PQerrorMessage is borrowed until the next call: copy at once */
+	snprintf(dst, size, "%s", conn ? PQerrorMessage(conn) : "out of memory");
+	dst[strcspn(dst, "\n")] = '\0';
+}
+
+static int
+ep_set(struct thread *t, struct client *c, uint32_t events, int op)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events;
+	ev.data.ptr = c;
+	return epoll_ctl(t->epfd, op, c->fd, &ev);
+}
+
+/* ---------------------------------------------------------- run phase */
+
+static void
+client_abort(struct thread *t, struct client *c, const char *why)
+{
+	if (t->aborted == 0)
+		snprintf(t->first_error, sizeof(t->first_error), "client %d: %s",
+				 c->id, why);
+	t->aborted++;
+	if (c->state != CS_DONE && c->state != CS_ABORTED)
+		t->active--;
+	c->state = CS_ABORTED;
+	if (c->fd >= 0)
+		epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+}
+
+static void
+client_lost(struct thread *t, struct client *c)
+{
+	char msg[256];
+
+	copy_conn_error(msg, sizeof(msg), c->conn);
+	client_abort(t, c, msg[0] ? msg : "connection lost");
+}
+
+/* After a send: if libpq could not flush everything, wait for EPOLLOUT. */
+static bool
+client_flush(struct thread *t, struct client *c)
+{
+	int r = PQflush(c->conn);
+
+	if (r < 0)
+		return false;
+	if (r == 1 && !c->want_write)
+	{
+		ep_set(t, c, EPOLLIN | EPOLLOUT, EPOLL_CTL_MOD);
+		c->want_write = true;
+	}
+	return true;
+}
+
+static bool
+client_send(struct thread *t, struct client *c, int cmdi)
+{
+	const struct script *s = t->w->script;
+	const struct script_cmd *cmd = &s->cmds[cmdi];
+	int ok;
+
+	for (int i = 0; i < cmd->nparams; i++)
+	{
+		int var = cmd->param_vars[i];
+
+		if (!c->vars.isset[var])
+		{
+			char msg[256];
+
+			snprintf(msg, sizeof(msg), "undefined variable \"%s\"",
+					 s->var_names[var]);
+			client_abort(t, c, msg);
+			return false;
+		}
+		c->param_values[i] =
+			format_int64(c->vars.values[var], c->param_buf + i * PARAM_WIDTH);
+	}
+	switch (t->w->protocol)
+	{
+		case LOAD_PROTO_PREPARED:
+			ok = PQsendQueryPrepared(c->conn, cmd->stmt_name, cmd->nparams,
+									 c->param_values, NULL, NULL, 0);
+			break;
+		case LOAD_PROTO_EXTENDED:
+			ok = PQsendQueryParams(c->conn, cmd->sql_params, cmd->nparams,
+								   NULL, c->param_values, NULL, NULL, 0);
+			break;
+		default:
+			strbuf_reset(&c->query);
+			for (int i = 0, p = 0; i < cmd->npieces; i++)
+			{
+				strbuf_add(&c->query, cmd->pieces[i].text, cmd->pieces[i].len);
+				if (cmd->pieces[i].var >= 0)
+					strbuf_addstr(&c->query, c->param_values[p++]);
+			}
+			ok = PQsendQuery(c->conn, c->query.buf);
+			break;
+	}
+	if (!ok || !client_flush(t, c))
+	{
+		client_lost(t, c);
+		return false;
+	}
+	c->state = CS_WAIT;
+	return true;
+}
+
+static void
+record_txn(struct thread *t, struct client *c, int64_t now)
+{
+	struct engine *e = t->e;
+	int64_t sec;
+
+	if (now < e->window_start_ns || now > e->window_end_ns)
+		return;
+	sec = (now - e->window_start_ns) / 1000000000;
+	if (sec >= e->nseconds)
+		sec = e->nseconds - 1;
+	if (c->txn_failed)
+	{
+		t->failures++;
+		t->sec_failures[sec]++;
+		if (c->fail_class >= 0)
+			t->class_counts[c->fail_class]++;
+		atomic_store_explicit(&t->prog_failures, t->failures,
+							  memory_order_relaxed);
+	}
+	else
+	{
+		uint64_t lat = (uint64_t) (now - c->txn_start_ns);
+
+		t->txns++;
+		hist_record(t->hist, lat);
+		t->sec_txns[sec]++;
+		t->sec_lat_sum_ns[sec] += (double) lat;
+		if (lat > t->sec_lat_max_ns[sec])
+			t->sec_lat_max_ns[sec] = lat;
+		t->prog_lat_local += lat;
+		atomic_store_explicit(&t->prog_txns, t->txns, memory_order_relaxed);
+		atomic_store_explicit(&t->prog_lat_sum_ns, t->prog_lat_local,
+							  memory_order_relaxed);
+	}
+}
+
+/*
+ * Run commands from c->cmd until one has to wait for the server.  At the
+ * end of the script the transaction is recorded and, while the window
+ * lasts, the next one starts at once (closed loop).
+ */
+static void
+client_advance(struct thread *t, struct client *c)
+{
+	const struct script *s = t->w->script;
+
+	for (;;)
+	{
+		const struct script_cmd *cmd;
+
+		if (c->cmd >= s->ncmds)
+		{
+			int64_t now = clock_now_ns();
+
+			record_txn(t, c, now);
+			if (now >= t->e->window_end_ns ||
+				atomic_load_explicit(&t->e->stop, memory_order_relaxed))
+			{
+				c->state = CS_DONE;
+				t->active--;
+				return;
+			}
+			c->cmd = 0;
+			c->txn_failed = false;
+			c->fail_class = -1;
+			c->txn_start_ns = now;
+		}
+		cmd = &s->cmds[c->cmd];
+		if (cmd->kind == SCRIPT_CMD_SET)
+		{
+			if (!script_exec_set(s, cmd, &c->vars))
+			{
+				client_abort(t, c, c->vars.errmsg);
+				return;
+			}
+			c->cmd++;
+			continue;
+		}
+		client_send(t, c, c->cmd);
+		return;
+	}
+}
+
+/* A failed command: roll back if a transaction block is open, else go on. */
+static void
+client_after_error(struct thread *t, struct client *c)
+{
+	PGTransactionStatusType ts = PQtransactionStatus(c->conn);
+
+	if (ts == PQTRANS_INERROR || ts == PQTRANS_INTRANS)
+	{
+		if (!PQsendQuery(c->conn, "ROLLBACK") || !client_flush(t, c))
+		{
+			client_lost(t, c);
+			return;
+		}
+		c->state = CS_ROLLBACK;
+		return;
+	}
+	if (ts == PQTRANS_UNKNOWN)
+	{
+		client_lost(t, c);
+		return;
+	}
+	c->cmd = t->w->script->ncmds; /* skip the rest: the txn failed */
+	client_advance(t, c);
+}
+
+static void
+client_readable(struct thread *t, struct client *c)
+{
+	if (!PQconsumeInput(c->conn))
+	{
+		client_lost(t, c);
+		return;
+	}
+	while (!PQisBusy(c->conn))
+	{
+		PGresult *res = PQgetResult(c->conn);
+
+		if (res == NULL)
+		{
+			if (c->state == CS_ROLLBACK)
+			{
+				c->cmd = t->w->script->ncmds;
+				client_advance(t, c);
+			}
+			else if (c->txn_failed)
+				client_after_error(t, c);
+			else
+			{
+				c->cmd++;
+				client_advance(t, c);
+			}
+			return;
+		}
+		switch (PQresultStatus(res))
+		{
+			case PGRES_COMMAND_OK:
+			case PGRES_TUPLES_OK:
+			case PGRES_EMPTY_QUERY:
+				break;
+			default:
+				if (c->state == CS_WAIT && !c->txn_failed)
+				{
+					c->txn_failed = true;
+					c->fail_class =
+						class_index(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+				}
+				break;
+		}
+		PQclear(res);
+		if (PQstatus(c->conn) == CONNECTION_BAD)
+		{
+			client_lost(t, c);
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------ connect phase */
+
+static void
+thread_fail_conn(struct thread *t, struct client *c, const char *what)
+{
+	struct pgc_error err;
+	char msg[400];
+
+	copy_conn_error(msg, sizeof(msg), c->conn);
+	error_set(&err, PGC_ERR_UNAVAILABLE, "%s for workload '%s': %s", what,
+			  t->w->name, msg);
+	engine_fail(t->e, &err);
+}
+
+static int
+client_connect_start(struct thread *t, struct client *c)
+{
+	c->conn = PQconnectStartParams(t->w->conn_keywords, t->w->conn_values, 0);
+	if (c->conn == NULL || PQstatus(c->conn) == CONNECTION_BAD)
+	{
+		thread_fail_conn(t, c, "could not connect");
+		return -1;
+	}
+	c->fd = PQsocket(c->conn);
+	c->state = CS_CONNECTING;
+	/* libpq: consider the first state PGRES_POLLING_WRITING */
+	if (ep_set(t, c, EPOLLOUT, EPOLL_CTL_ADD) != 0)
+	{
+		struct pgc_error err;
+
+		error_set(&err, PGC_ERR_IO, "epoll_ctl: %s", strerror(errno));
+		engine_fail(t->e, &err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+client_prepare_next(struct thread *t, struct client *c)
+{
+	const struct script *s = t->w->script;
+
+	while (c->prep < s->ncmds && s->cmds[c->prep].kind != SCRIPT_CMD_SQL)
+		c->prep++;
+	if (c->prep >= s->ncmds)
+	{
+		c->state = CS_READY;
+		return 1;
+	}
+	if (!PQsendPrepare(c->conn, s->cmds[c->prep].stmt_name,
+					   s->cmds[c->prep].sql_params, s->cmds[c->prep].nparams,
+					   NULL) ||
+		PQflush(c->conn) != 0)
+	{
+		thread_fail_conn(t, c, "could not prepare");
+		return -1;
+	}
+	c->state = CS_PREPARING;
+	return 0;
+}
+
+/* A PREPARE was refused: report it at its place in the script. */
+static void
+prepare_failed(struct thread *t, struct client *c, PGresult *res)
+{
+	const struct script *s = t->w->script;
+	const char *pos = PQresultErrorField(res, PG_DIAG_STATEMENT_POSITION);
+	const char *f;
+	struct pgc_error err;
+	int line, col;
+
+	error_set(&err, PGC_ERR_SQL, "%s",
+			  (f = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY))
+				  ? f
+				  : "PREPARE failed");
+	if ((f = PQresultErrorField(res, PG_DIAG_SQLSTATE)) != NULL)
+		snprintf(err.sqlstate, sizeof(err.sqlstate), "%s", f);
+	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL)) != NULL)
+		error_detail(&err, "%s", f);
+	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT)) != NULL)
+		error_hint(&err, "%s", f);
+	script_locate(s,
+				  pos ? script_sql_offset(s, c->prep, atoi(pos))
+					  : s->cmds[c->prep].offset,
+				  &line, &col);
+	error_at(&err, s->origin.file, line, col, 1);
+	engine_fail(t->e, &err);
+}
+
+/* Handle an event during the connect phase; -1 on a fatal error. */
+static int
+client_connect_event(struct thread *t, struct client *c)
+{
+	if (c->state == CS_CONNECTING)
+	{
+		PostgresPollingStatusType st = PQconnectPoll(c->conn);
+		int fd = PQsocket(c->conn);
+
+		if (st == PGRES_POLLING_FAILED)
+		{
+			thread_fail_conn(t, c, "could not connect");
+			return -1;
+		}
+		if (fd != c->fd)
+		{
+			/* libpq moved to another address: follow its socket */
+			epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+			c->fd = fd;
+			ep_set(t, c, EPOLLOUT, EPOLL_CTL_ADD);
+		}
+		if (st == PGRES_POLLING_READING)
+			return ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD), 0;
+		if (st == PGRES_POLLING_WRITING)
+			return ep_set(t, c, EPOLLOUT, EPOLL_CTL_MOD), 0;
+		/* PGRES_POLLING_OK */
+		PQsetnonblocking(c->conn, 1);
+		ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
+		if (t->w->protocol != LOAD_PROTO_PREPARED)
+		{
+			c->state = CS_READY;
+			return 1;
+		}
+		return client_prepare_next(t, c);
+	}
+	if (c->state == CS_PREPARING)
+	{
+		if (!PQconsumeInput(c->conn))
+		{
+			thread_fail_conn(t, c, "lost connection while preparing");
+			return -1;
+		}
+		while (!PQisBusy(c->conn))
+		{
+			PGresult *res = PQgetResult(c->conn);
+
+			if (res == NULL)
+			{
+				c->prep++;
+				return client_prepare_next(t, c);
+			}
+			if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			{
+				prepare_failed(t, c, res);
+				PQclear(res);
+				return -1;
+			}
+			PQclear(res);
+		}
+	}
+	return 0;
+}
+
+static int
+thread_connect(struct thread *t)
+{
+	struct epoll_event events[MAX_EVENTS];
+	int next = 0, inflight = 0, ready = 0;
+	int64_t deadline =
+		clock_now_ns() + (int64_t) (t->e->p->connect_timeout_s
+										? t->e->p->connect_timeout_s
+										: 120) *
+							 1000000000;
+
+	while (ready < t->nclients)
+	{
+		int n;
+
+		while (inflight < CONNECT_WINDOW && next < t->nclients)
+		{
+			if (client_connect_start(t, &t->clients[next++]) < 0)
+				return -1;
+			inflight++;
+		}
+		if (atomic_load(&t->e->stop))
+			return -1;
+		if (clock_now_ns() > deadline)
+		{
+			struct pgc_error err;
+
+			error_set(
+				&err, PGC_ERR_UNAVAILABLE,
+				"timed out opening connections for workload '%s' (%d of %d ready)",
+				t->w->name, ready, t->nclients);
+			engine_fail(t->e, &err);
+			return -1;
+		}
+		n = epoll_wait(t->epfd, events, MAX_EVENTS, TICK_MS);
+		for (int i = 0; i < n; i++)
+		{
+			struct client *c = events[i].data.ptr;
+			int r = client_connect_event(t, c);
+
+			if (r < 0)
+				return -1;
+			if (r == 1)
+			{
+				ready++;
+				inflight--;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- the thread */
+
+/* Cancel what still runs on the server (a long query), then close all. */
+static void
+thread_close(struct thread *t)
+{
+	for (int i = 0; i < t->nclients; i++)
+	{
+		struct client *c = &t->clients[i];
+
+		if (c->conn == NULL)
+			continue;
+		if (PQstatus(c->conn) == CONNECTION_OK &&
+			PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
+		{
+			PGcancel *cn = PQgetCancel(c->conn);
+			char buf[256];
+
+			if (cn)
+			{
+				PQcancel(cn, buf, sizeof(buf));
+				PQfreeCancel(cn);
+			}
+		}
+		PQfinish(c->conn);
+		c->conn = NULL;
+	}
+}
+
+static void
+thread_run(struct thread *t)
+{
+	struct engine *e = t->e;
+	struct epoll_event events[MAX_EVENTS];
+	int64_t now = clock_now_ns();
+
+	t->active = t->nclients;
+	for (int i = 0; i < t->nclients; i++)
+	{
+		struct client *c = &t->clients[i];
+
+		c->cmd = 0;
+		c->txn_failed = false;
+		c->fail_class = -1;
+		c->txn_start_ns = now;
+		client_advance(t, c);
+	}
+	while (t->active > 0)
+	{
+		int n, timeout_ms;
+
+		if (atomic_load_explicit(&e->stop, memory_order_relaxed))
+			break;
+		now = clock_now_ns();
+		if (now >= e->window_end_ns + GRACE_NS)
+			break;
+		/* wake up at the window's end, and often enough to see flags */
+		if (now < e->window_end_ns)
+			timeout_ms = (int) ((e->window_end_ns - now + 999999) / 1000000);
+		else
+			timeout_ms =
+				(int) ((e->window_end_ns + GRACE_NS - now + 999999) / 1000000);
+		if (timeout_ms > TICK_MS)
+			timeout_ms = TICK_MS;
+		n = epoll_wait(t->epfd, events, MAX_EVENTS, timeout_ms);
+		for (int i = 0; i < n; i++)
+		{
+			struct client *c = events[i].data.ptr;
+
+			if (c->state != CS_WAIT && c->state != CS_ROLLBACK)
+				continue;
+			if ((events[i].events & EPOLLOUT) && c->want_write)
+			{
+				int r = PQflush(c->conn);
+
+				if (r < 0)
+				{
+					client_lost(t, c);
+					continue;
+				}
+				if (r == 0)
+				{
+					ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
+					c->want_write = false;
+				}
+			}
+			if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+				client_readable(t, c);
+		}
+	}
+}
+
+static void *
+thread_main(void *arg)
+{
+	struct thread *t = arg;
+	struct engine *e = t->e;
+	int rc = thread_connect(t);
+
+	pthread_mutex_lock(&e->mu);
+	e->nready++;
+	pthread_cond_broadcast(&e->cv);
+	while (!e->go)
+		pthread_cond_wait(&e->cv, &e->mu);
+	pthread_mutex_unlock(&e->mu);
+
+	if (rc == 0 && !atomic_load(&e->stop))
+		thread_run(t);
+	thread_close(t);
+	atomic_store(&t->finished, 1);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ the point */
+
+static void
+thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
+			 int wi, int first_client, int nclients)
+{
+	const struct script *s = w->script;
+	int np = s->max_params > 0 ? s->max_params : 1;
+
+	t->e = e;
+	t->w = w;
+	t->wi = wi;
+	t->nclients = nclients;
+	t->clients = xcalloc((size_t) nclients, sizeof(struct client));
+	t->hist = xmalloc(sizeof(struct hist));
+	hist_reset(t->hist);
+	t->class_counts = xcalloc(NCLASSES, sizeof(uint32_t));
+	t->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+	t->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+	t->sec_lat_sum_ns = xcalloc((size_t) e->nseconds, sizeof(double));
+	t->sec_lat_max_ns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	for (int i = 0; i < nclients; i++)
+	{
+		struct client *c = &t->clients[i];
+
+		c->id = first_client + i;
+		c->fd = -1;
+		c->fail_class = -1;
+		script_vars_init(&c->vars, s, c->id, e->p->scale,
+						 e->p->seed + (uint64_t) wi * 1000003u);
+		c->param_buf = xmalloc((size_t) np * PARAM_WIDTH);
+		c->param_values = xcalloc((size_t) np, sizeof(char *));
+		strbuf_init(&c->query);
+		strbuf_grow(&c->query, 256);
+	}
+}
+
+static void
+thread_release(struct thread *t)
+{
+	for (int i = 0; i < t->nclients; i++)
+	{
+		struct client *c = &t->clients[i];
+
+		script_vars_release(&c->vars);
+		free(c->param_buf);
+		free(c->param_values);
+		strbuf_release(&c->query);
+	}
+	free(t->clients);
+	free(t->hist);
+	free(t->class_counts);
+	free(t->sec_txns);
+	free(t->sec_failures);
+	free(t->sec_lat_sum_ns);
+	free(t->sec_lat_max_ns);
+	if (t->epfd >= 0)
+		close(t->epfd);
+}
+
+static void
+merge_results(struct engine *e, struct load_result *out)
+{
+	const struct load_point *p = e->p;
+
+	out->nworkloads = p->nworkloads;
+	out->w = xcalloc((size_t) p->nworkloads, sizeof(*out->w));
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		struct load_workload_result *r = &out->w[wi];
+		uint64_t *classes = xcalloc(NCLASSES, sizeof(uint64_t));
+
+		r->latency = xmalloc(sizeof(struct hist));
+		hist_reset(r->latency);
+		r->nseconds = e->nseconds;
+		r->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+		r->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+		r->sec_lat_sum_ns = xcalloc((size_t) e->nseconds, sizeof(double));
+		r->sec_lat_max_ns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+		for (int ti = 0; ti < e->nthreads; ti++)
+		{
+			struct thread *t = &e->threads[ti];
+
+			if (t->wi != wi)
+				continue;
+			r->jobs++;
+			r->txns += t->txns;
+			r->failures += t->failures;
+			hist_add(r->latency, t->hist);
+			for (int s = 0; s < e->nseconds; s++)
+			{
+				r->sec_txns[s] += t->sec_txns[s];
+				r->sec_failures[s] += t->sec_failures[s];
+				r->sec_lat_sum_ns[s] += t->sec_lat_sum_ns[s];
+				if (t->sec_lat_max_ns[s] > r->sec_lat_max_ns[s])
+					r->sec_lat_max_ns[s] = t->sec_lat_max_ns[s];
+			}
+			for (int k = 0; k < NCLASSES; k++)
+				classes[k] += t->class_counts[k];
+			if (t->aborted && r->aborted_clients == 0)
+				snprintf(r->first_error, sizeof(r->first_error), "%s",
+						 t->first_error);
+			r->aborted_clients += t->aborted;
+		}
+		for (int k = 0; k < NCLASSES; k++)
+		{
+			if (classes[k] == 0)
+				continue;
+			r->classes = xrealloc(r->classes, (size_t) (r->nclasses + 1) *
+												  sizeof(*r->classes));
+			class_name(k, r->classes[r->nclasses].sqlclass);
+			r->classes[r->nclasses].count = classes[k];
+			r->nclasses++;
+		}
+		free(classes);
+	}
+}
+
+static void
+report_progress(struct engine *e, int64_t now, uint64_t *last_txns,
+				uint64_t *last_fail, uint64_t *last_lat, int64_t *last_ns)
+{
+	const struct load_point *p = e->p;
+	struct load_progress_wl *w = xcalloc((size_t) p->nworkloads, sizeof(*w));
+	struct load_progress pr;
+	double interval_s = (double) (now - *last_ns) / 1e9;
+
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		uint64_t txns = 0, fail = 0, lat = 0;
+
+		for (int ti = 0; ti < e->nthreads; ti++)
+		{
+			if (e->threads[ti].wi != wi)
+				continue;
+			txns += atomic_load_explicit(&e->threads[ti].prog_txns,
+										 memory_order_relaxed);
+			fail += atomic_load_explicit(&e->threads[ti].prog_failures,
+										 memory_order_relaxed);
+			lat += atomic_load_explicit(&e->threads[ti].prog_lat_sum_ns,
+										memory_order_relaxed);
+		}
+		w[wi].txns = txns - last_txns[wi];
+		w[wi].failures = fail - last_fail[wi];
+		w[wi].tps = interval_s > 0 ? (double) w[wi].txns / interval_s : 0;
+		w[wi].lat_avg_ms = w[wi].txns ? (double) (lat - last_lat[wi]) /
+											(double) w[wi].txns / 1e6
+									  : 0;
+		last_txns[wi] = txns;
+		last_fail[wi] = fail;
+		last_lat[wi] = lat;
+	}
+	*last_ns = now;
+	pr.elapsed_s = (double) (now - e->window_start_ns) / 1e9;
+	pr.nworkloads = p->nworkloads;
+	pr.w = w;
+	p->progress(p->progress_arg, &pr);
+	free(w);
+}
+
+static bool
+all_finished(struct engine *e)
+{
+	for (int i = 0; i < e->nthreads; i++)
+		if (!atomic_load(&e->threads[i].finished))
+			return false;
+	return true;
+}
+
+int
+load_run(const struct load_point *p, struct load_result *out,
+		 struct pgc_error *err)
+{
+	struct engine e;
+	pthread_attr_t attr;
+	int ti = 0, client_base = 0;
+	int64_t t_connect, now, next_progress;
+	bool interrupted = false;
+	uint64_t *last_txns, *last_fail, *last_lat;
+	int64_t last_ns;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&e, 0, sizeof(e));
+	e.p = p;
+	pthread_mutex_init(&e.mu, NULL);
+	pthread_cond_init(&e.cv, NULL);
+	e.nseconds = (int) ((p->duration_ns + 999999999) / 1000000000);
+	if (e.nseconds < 1)
+		e.nseconds = 1;
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		int jobs = p->workloads[wi].jobs;
+
+		if (jobs > p->workloads[wi].clients)
+			jobs = p->workloads[wi].clients;
+		e.nthreads += jobs < 1 ? 1 : jobs;
+	}
+	e.threads = xcalloc((size_t) e.nthreads, sizeof(struct thread));
+
+	/* pgbench's split: the first (clients % jobs) threads take one more */
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		const struct load_workload *w = &p->workloads[wi];
+		int jobs = w->jobs > w->clients ? w->clients : w->jobs;
+
+		if (jobs < 1)
+			jobs = 1;
+		for (int j = 0; j < jobs; j++)
+		{
+			int n = w->clients / jobs + (j < w->clients % jobs);
+
+			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n);
+			client_base += n;
+		}
+		client_base = 0;
+	}
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 512 * 1024);
+	t_connect = clock_now_ns();
+	for (int i = 0; i < e.nthreads; i++)
+	{
+		int prc = pthread_create(&e.threads[i].tid, &attr, thread_main,
+								 &e.threads[i]);
+
+		if (prc != 0)
+		{
+			struct pgc_error perr;
+
+			error_set(&perr, PGC_ERR_INTERNAL,
+					  "could not create thread %d of %d: %s", i + 1,
+					  e.nthreads, strerror(prc));
+			engine_fail(&e, &perr);
+			/* the threads already started must still be released */
+			for (int k = i; k < e.nthreads; k++)
+				atomic_store(&e.threads[k].finished, 1);
+			e.nthreads = i;
+			break;
+		}
+	}
+	pthread_attr_destroy(&attr);
+
+	/* wait until every thread has connected (or failed) */
+	pthread_mutex_lock(&e.mu);
+	while (e.nready < e.nthreads)
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000000;
+		if (ts.tv_nsec >= 1000000000)
+		{
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&e.cv, &e.mu, &ts);
+		if (p->interrupt && *p->interrupt && !interrupted)
+		{
+			interrupted = true;
+			atomic_store(&e.stop, 1);
+		}
+	}
+	now = clock_now_ns();
+	out->conn_ms = (double) (now - t_connect) / 1e6;
+	e.window_start_ns = now + p->warmup_ns;
+	e.window_end_ns = e.window_start_ns + p->duration_ns;
+	e.go = true;
+	pthread_cond_broadcast(&e.cv);
+	pthread_mutex_unlock(&e.mu);
+
+	last_txns = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
+	last_fail = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
+	last_lat = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
+	last_ns = e.window_start_ns;
+	next_progress = e.window_start_ns + (int64_t) p->progress_s * 1000000000;
+	while (!all_finished(&e))
+	{
+		usleep(20000);
+		now = clock_now_ns();
+		if (p->interrupt && *p->interrupt && !interrupted)
+		{
+			interrupted = true;
+			atomic_store(&e.stop, 1);
+		}
+		if (p->progress && p->progress_s > 0 && !atomic_load(&e.stop) &&
+			now >= next_progress && now <= e.window_end_ns + 500000000)
+		{
+			report_progress(&e, now, last_txns, last_fail, last_lat, &last_ns);
+			next_progress += (int64_t) p->progress_s * 1000000000;
+		}
+	}
+	for (int i = 0; i < e.nthreads; i++)
+		pthread_join(e.threads[i].tid, NULL);
+	free(last_txns);
+	free(last_fail);
+	free(last_lat);
+
+	now = clock_now_ns();
+	out->window_ns =
+		(now < e.window_end_ns ? now : e.window_end_ns) - e.window_start_ns;
+	if (out->window_ns < 0)
+		out->window_ns = 0;
+	if (!interrupted)
+		out->window_ns = p->duration_ns;
+
+	if (e.first_err.kind != PGC_ERR_NONE)
+	{
+		*err = e.first_err;
+		rc = -1;
+	}
+	else if (interrupted)
+	{
+		error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+		out->interrupted = true;
+		merge_results(&e, out);
+		rc = -1;
+	}
+	else
+		merge_results(&e, out);
+
+	for (int i = 0; i < e.nthreads + 0; i++)
+		thread_release(&e.threads[i]);
+	/* threads never started still own their setup */
+	for (int i = e.nthreads; i < ti; i++)
+		thread_release(&e.threads[i]);
+	free(e.threads);
+	pthread_mutex_destroy(&e.mu);
+	pthread_cond_destroy(&e.cv);
+	return rc;
+}
+
+void
+load_result_release(struct load_result *r)
+{
+	for (int i = 0; i < r->nworkloads; i++)
+	{
+		struct load_workload_result *w = &r->w[i];
+
+		free(w->classes);
+		free(w->latency);
+		free(w->sec_txns);
+		free(w->sec_failures);
+		free(w->sec_lat_sum_ns);
+		free(w->sec_lat_max_ns);
+	}
+	free(r->w);
+	memset(r, 0, sizeof(*r));
+}
+
+uint64_t
+load_result_sum_seconds(const struct load_workload_result *w)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < w->nseconds; i++)
+		sum += w->sec_txns[i];
+	return sum;
+}

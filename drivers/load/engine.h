@@ -1,0 +1,130 @@
+/*
+ * engine.h - execute one measured point: N concurrent workloads, each with
+ * its clients spread over its own threads, all on one monotonic clock.
+ *
+ * Each thread owns its connections and one epoll loop over nonblocking
+ * libpq connections.  Connections open concurrently before the window;
+ * the window starts once every client of the point is connected (and its
+ * statements prepared) and lasts exactly the duration.  Only transactions
+ * that end inside the window count.  Latencies go to per-thread
+ * histograms merged after join; per-second counts are kept per thread and
+ * summed.  Nothing is allocated per transaction.
+ *
+ * Failure policy (documented in the README): a SQL error fails the
+ * transaction, which is counted under its SQLSTATE class; the client rolls
+ * back if needed and starts its next transaction.  A lost connection or a
+ * script runtime error (division by zero...) aborts that client only; the
+ * point goes on with the others and reports the aborted clients.
+ * Connection or PREPARE failures before the window fail the point.
+ */
+#ifndef PGCLIFF_ENGINE_H
+#define PGCLIFF_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base.h"
+#include "hist.h"
+#include "script.h"
+
+enum load_protocol
+{
+	LOAD_PROTO_SIMPLE,
+	LOAD_PROTO_EXTENDED,
+	LOAD_PROTO_PREPARED
+};
+
+struct load_workload
+{
+	const char *name;
+	const struct script *script; /* borrowed, shared by all threads */
+	enum load_protocol protocol;
+	const char *const *conn_keywords; /* libpq, NULL-terminated */
+	const char *const *conn_values;
+	int clients;
+	int jobs; /* clamped to clients */
+};
+
+/* A progress report, given to the callback from the calling thread. */
+struct load_progress_wl
+{
+	uint64_t txns; /* in the interval */
+	uint64_t failures;
+	double tps;
+	double lat_avg_ms;
+};
+
+struct load_progress
+{
+	double elapsed_s; /* since the window started (negative in
+					   * warmup) */
+	int nworkloads;
+	const struct load_progress_wl *w;
+};
+
+struct load_point
+{
+	const struct load_workload *workloads;
+	int nworkloads;
+	int64_t warmup_ns;
+	int64_t duration_ns;
+	uint64_t seed;
+	int64_t scale;         /* the :scale variable */
+	int connect_timeout_s; /* 0 = 120 */
+	/* set from a signal handler to stop early: the point is interrupted */
+	volatile sig_atomic_t *interrupt;
+	int progress_s; /* 0 = no progress reports */
+	void (*progress)(void *arg, const struct load_progress *p);
+	void *progress_arg;
+};
+
+/* SQLSTATE classes with failures, e.g. {"40", 12}. */
+struct load_failure_class
+{
+	char sqlclass[3];
+	uint64_t count;
+};
+
+struct load_workload_result
+{
+	uint64_t txns;     /* ended inside the window, successful */
+	uint64_t failures; /* failed transactions inside the window */
+	struct load_failure_class *classes;
+	int nclasses;
+	struct hist *latency; /* successful transactions in the window */
+	int nseconds;
+	uint64_t *sec_txns; /* per second of the window */
+	uint64_t *sec_failures;
+	double *sec_lat_sum_ns;
+	uint64_t *sec_lat_max_ns;
+	int aborted_clients;
+	char first_error[512]; /* why the first client aborted */
+	int jobs;              /* as actually run */
+};
+
+struct load_result
+{
+	struct load_workload_result *w;
+	int nworkloads;
+	double conn_ms;    /* all connections of the point ready */
+	int64_t window_ns; /* the window actually measured */
+	bool interrupted;
+};
+
+/*
+ * Run one point.  0 on success (including aborted clients, see above);
+ * -1 with err filled when the point could not run: PGC_ERR_UNAVAILABLE
+ * (connect), PGC_ERR_SQL (PREPARE failed: err has the SQLSTATE and the
+ * script position), PGC_ERR_INTERRUPTED (out is filled with what was
+ * measured until then and out->interrupted is set).
+ * Release OUT with load_result_release() whenever it was filled.
+ */
+int load_run(const struct load_point *p, struct load_result *out,
+			 struct pgc_error *err);
+void load_result_release(struct load_result *r);
+
+/* Sum of a workload's per-second transactions (for checks). */
+uint64_t load_result_sum_seconds(const struct load_workload_result *w);
+
+#endif /* PGCLIFF_ENGINE_H */
