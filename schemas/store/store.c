@@ -1,0 +1,774 @@
+/*
+ * store.c - the SQLite store; see store.h.  Every statement is prepared,
+ * bound and finalized on every path; sqlite3_errmsg() is copied at once.
+ */
+#include "store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct store
+{
+	sqlite3 *db;
+	char *path;
+};
+
+/*
+ * Migrations: entry i brings the schema from version i to i + 1.  Never
+ * edit a released entry; append a new one.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  recipe TEXT NOT NULL,"
+	"  recipe_path TEXT,"
+	"  recipe_text TEXT NOT NULL,"
+	"  recipe_sha256 TEXT NOT NULL,"
+	"  command_line TEXT NOT NULL,"
+	"  tool_version TEXT NOT NULL,"
+	"  seed INTEGER NOT NULL,"
+	"  host_name TEXT, host_cpu TEXT, host_cores INTEGER,"
+	"  host_mem_bytes INTEGER, host_kernel TEXT,"
+	"  started_at TEXT NOT NULL,"
+	"  ended_at TEXT,"
+	"  status TEXT NOT NULL"
+	"    CHECK (status IN ('running', 'ok', 'failed', 'interrupted')),"
+	"  error TEXT);"
+	"CREATE INDEX run_recipe ON run (recipe, id);"
+	"CREATE TABLE variant ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('managed', 'external')),"
+	"  bindir TEXT, defines TEXT, gucs TEXT, target TEXT,"
+	"  server_version TEXT, server_version_num INTEGER, settings TEXT,"
+	"  PRIMARY KEY (run_id, name));"
+	"CREATE TABLE point ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  variant TEXT NOT NULL,"
+	"  workload TEXT NOT NULL,"
+	"  clients INTEGER NOT NULL CHECK (clients > 0),"
+	"  jobs INTEGER NOT NULL CHECK (jobs > 0),"
+	"  repeat_idx INTEGER NOT NULL,"
+	"  order_idx INTEGER NOT NULL,"
+	"  protocol TEXT NOT NULL,"
+	"  duration_s REAL NOT NULL,"
+	"  warmup_s REAL NOT NULL,"
+	"  stored_at TEXT NOT NULL,"
+	"  transactions INTEGER NOT NULL,"
+	"  failures INTEGER NOT NULL,"
+	"  failures_by_class TEXT NOT NULL,"
+	"  aborted_clients INTEGER NOT NULL,"
+	"  abort_reason TEXT,"
+	"  tps REAL NOT NULL,"
+	"  conn_ms REAL NOT NULL,"
+	"  lat_avg_ms REAL, lat_stddev_ms REAL, lat_p50_ms REAL, lat_p90_ms REAL,"
+	"  lat_p99_ms REAL, lat_p999_ms REAL, lat_max_ms REAL,"
+	"  histogram TEXT NOT NULL);"
+	"CREATE INDEX point_run ON point (run_id, order_idx);"
+	"CREATE TABLE series ("
+	"  point_id INTEGER NOT NULL REFERENCES point (id) ON DELETE CASCADE,"
+	"  second INTEGER NOT NULL,"
+	"  transactions INTEGER NOT NULL,"
+	"  failures INTEGER NOT NULL,"
+	"  lat_avg_ms REAL,"
+	"  lat_max_ms REAL,"
+	"  PRIMARY KEY (point_id, second)) WITHOUT ROWID;",
+};
+
+static int
+db_fail(struct store *st, struct pgc_error *err, const char *what)
+{
+	error_set(err, PGC_ERR_STORE, "%s: %s", what, sqlite3_errmsg(st->db));
+	error_detail(err, "store: %s", st->path);
+	return -1;
+}
+
+static int
+exec_sql(struct store *st, const char *sql, struct pgc_error *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK)
+	{
+		error_set(err, PGC_ERR_STORE, "store: %s", msg ? msg : "error");
+		error_detail(err, "store: %s", st->path);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+user_version(struct store *st)
+{
+	sqlite3_stmt *stmt;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &stmt, NULL) !=
+		SQLITE_OK)
+		return -1;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return v;
+}
+
+int
+store_schema_version(struct store *st)
+{
+	return user_version(st);
+}
+
+static int
+migrate(struct store *st, struct pgc_error *err)
+{
+	int v;
+	char sql[64];
+
+	/* IMMEDIATE: two processes opening a new store migrate one at a time */
+	if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	v = user_version(st);
+	if (v > (int) lengthof(migrations))
+	{
+		exec_sql(st, "ROLLBACK", err);
+		error_set(
+			err, PGC_ERR_STORE,
+			"store schema version %d is newer than this pgcliff knows (%d)", v,
+			(int) lengthof(migrations));
+		error_detail(err, "store: %s", st->path);
+		error_hint(err, "use a newer pgcliff, or another --db");
+		return -1;
+	}
+	for (; v >= 0 && v < (int) lengthof(migrations); v++)
+	{
+		if (exec_sql(st, migrations[v], err) < 0)
+		{
+			char keep[sizeof(err->message)];
+
+			memcpy(keep, err->message, sizeof(keep));
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			error_set(err, PGC_ERR_STORE, "migration to schema %d failed: %s",
+					  v + 1, keep);
+			return -1;
+		}
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		if (exec_sql(st, sql, err) < 0)
+		{
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	return exec_sql(st, "COMMIT", err);
+}
+
+char *
+store_default_path(char *buf, size_t size)
+{
+	const char *env = getenv("PGCLIFF_DB");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && env[0])
+		snprintf(buf, size, "%s", env);
+	else if (xdg && xdg[0])
+		snprintf(buf, size, "%s/pgcliff/pgcliff.db", xdg);
+	else
+		snprintf(buf, size, "%s/.local/share/pgcliff/pgcliff.db",
+				 home && home[0] ? home : ".");
+	return buf;
+}
+
+/* mkdir -p of the directory holding PATH. */
+static int
+make_parent_dirs(const char *path, struct pgc_error *err)
+{
+	char *copy = xstrdup(path);
+	char *dir = dirname(copy);
+
+	for (char *p = dir + 1; *p; p++)
+	{
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		goto fail;
+	free(copy);
+	return 0;
+fail:
+	error_set(err, PGC_ERR_STORE, "could not create directory \"%s\": %s", dir,
+			  strerror(errno));
+	free(copy);
+	return -1;
+}
+
+struct store *
+store_open(const char *path, struct pgc_error *err)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	bool memory = strcmp(path, ":memory:") == 0;
+
+	st->path = xstrdup(path);
+	if (!memory && make_parent_dirs(path, err) < 0)
+		goto fail;
+	if (sqlite3_open_v2(path, &st->db,
+						SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+							SQLITE_OPEN_NOMUTEX,
+						NULL) != SQLITE_OK)
+	{
+		if (st->db == NULL)
+			error_set(err, PGC_ERR_STORE, "could not open store \"%s\"", path);
+		else
+			db_fail(st, err, "could not open store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 30000);
+	if (exec_sql(st, "PRAGMA foreign_keys = ON", err) < 0)
+		goto fail;
+	if (!memory && exec_sql(st, "PRAGMA journal_mode = WAL", err) < 0)
+		goto fail;
+	if (exec_sql(st, "PRAGMA synchronous = NORMAL", err) < 0)
+		goto fail;
+	if (migrate(st, err) < 0)
+		goto fail;
+	return st;
+
+fail:
+	store_close(st);
+	return NULL;
+}
+
+void
+store_close(struct store *st)
+{
+	if (st == NULL)
+		return;
+	if (st->db)
+		sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+/* ------------------------------------------------------------- writing */
+
+static void
+bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void
+now_text(char *buf, size_t size)
+{
+	clock_wall_utc(buf, size);
+}
+
+int
+store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
+				struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int rc = -1;
+
+	now_text(now, sizeof(now));
+	if (sqlite3_prepare_v2(st->db,
+						   "INSERT INTO run (recipe, recipe_path, recipe_text,"
+						   " recipe_sha256, command_line, tool_version, seed,"
+						   " host_name, host_cpu, host_cores, host_mem_bytes,"
+						   " host_kernel, started_at, status)"
+						   " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not store the run");
+	bind_text(s, 1, r->recipe);
+	bind_text(s, 2, r->recipe_path);
+	bind_text(s, 3, r->recipe_text);
+	bind_text(s, 4, r->recipe_sha256);
+	bind_text(s, 5, r->command_line);
+	bind_text(s, 6, PGCLIFF_VERSION);
+	sqlite3_bind_int64(s, 7, (int64_t) r->seed);
+	bind_text(s, 8, r->host_name);
+	bind_text(s, 9, r->host_cpu);
+	sqlite3_bind_int(s, 10, r->host_cores);
+	sqlite3_bind_int64(s, 11, r->host_mem_bytes);
+	bind_text(s, 12, r->host_kernel);
+	bind_text(s, 13, now);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not store the run");
+	else
+	{
+		*run_id = sqlite3_last_insert_rowid(st->db);
+		rc = 0;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+store_variant_add(struct store *st, int64_t run_id,
+				  const struct store_variant *v, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT OR REPLACE INTO variant (run_id, name, kind,"
+			" bindir, defines, gucs, target, server_version,"
+			" server_version_num, settings)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not store the variant");
+	sqlite3_bind_int64(s, 1, run_id);
+	bind_text(s, 2, v->name);
+	bind_text(s, 3, v->kind);
+	bind_text(s, 4, v->bindir);
+	bind_text(s, 5, v->defines);
+	bind_text(s, 6, v->gucs);
+	bind_text(s, 7, v->target);
+	bind_text(s, 8, v->server_version);
+	sqlite3_bind_int(s, 9, v->server_version_num);
+	bind_text(s, 10, v->settings);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not store the variant");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
+				int64_t *point_id, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	sqlite3_stmt *ser = NULL;
+	char now[32];
+	int64_t id;
+	int i = 1;
+
+	now_text(now, sizeof(now));
+	if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO point (run_id, variant, workload, clients,"
+			" jobs, repeat_idx, order_idx, protocol, duration_s,"
+			" warmup_s, stored_at, transactions, failures,"
+			" failures_by_class, aborted_clients, abort_reason,"
+			" tps, conn_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
+			" lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
+			" histogram)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(s, i++, run_id);
+	bind_text(s, i++, p->variant);
+	bind_text(s, i++, p->workload);
+	sqlite3_bind_int(s, i++, p->clients);
+	sqlite3_bind_int(s, i++, p->jobs);
+	sqlite3_bind_int(s, i++, p->repeat_idx);
+	sqlite3_bind_int(s, i++, p->order_idx);
+	bind_text(s, i++, p->protocol);
+	sqlite3_bind_double(s, i++, p->duration_s);
+	sqlite3_bind_double(s, i++, p->warmup_s);
+	bind_text(s, i++, now);
+	sqlite3_bind_int64(s, i++, (int64_t) p->transactions);
+	sqlite3_bind_int64(s, i++, (int64_t) p->failures);
+	bind_text(s, i++, p->failures_by_class ? p->failures_by_class : "{}");
+	sqlite3_bind_int(s, i++, p->aborted_clients);
+	bind_text(s, i++, p->abort_reason);
+	sqlite3_bind_double(s, i++, p->tps);
+	sqlite3_bind_double(s, i++, p->conn_ms);
+	sqlite3_bind_double(s, i++, p->lat_avg_ms);
+	sqlite3_bind_double(s, i++, p->lat_stddev_ms);
+	sqlite3_bind_double(s, i++, p->lat_p50_ms);
+	sqlite3_bind_double(s, i++, p->lat_p90_ms);
+	sqlite3_bind_double(s, i++, p->lat_p99_ms);
+	sqlite3_bind_double(s, i++, p->lat_p999_ms);
+	sqlite3_bind_double(s, i++, p->lat_max_ms);
+	bind_text(s, i++, p->histogram ? p->histogram : "");
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto fail;
+	id = sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO series (point_id, second, transactions,"
+			" failures, lat_avg_ms, lat_max_ms)"
+			" VALUES (?,?,?,?,?,?)",
+			-1, &ser, NULL) != SQLITE_OK)
+		goto fail;
+	for (int k = 0; k < p->nseries; k++)
+	{
+		const struct store_series_row *r = &p->series[k];
+
+		sqlite3_reset(ser);
+		sqlite3_bind_int64(ser, 1, id);
+		sqlite3_bind_int(ser, 2, r->second);
+		sqlite3_bind_int64(ser, 3, (int64_t) r->transactions);
+		sqlite3_bind_int64(ser, 4, (int64_t) r->failures);
+		sqlite3_bind_double(ser, 5, r->lat_avg_ms);
+		sqlite3_bind_double(ser, 6, r->lat_max_ms);
+		if (sqlite3_step(ser) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(ser);
+	s = ser = NULL;
+	if (exec_sql(st, "COMMIT", err) < 0)
+	{
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (point_id)
+		*point_id = id;
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the point");
+	sqlite3_finalize(s);
+	sqlite3_finalize(ser);
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+store_run_finish(struct store *st, int64_t run_id, const char *status,
+				 const char *error, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int rc = -1;
+
+	now_text(now, sizeof(now));
+	if (sqlite3_prepare_v2(st->db,
+						   "UPDATE run SET status = ?, error = ?, ended_at = ?"
+						   " WHERE id = ?",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not finish the run");
+	bind_text(s, 1, status);
+	bind_text(s, 2, error);
+	bind_text(s, 3, now);
+	sqlite3_bind_int64(s, 4, run_id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not finish the run");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* ------------------------------------------------------------- reading */
+
+static char *
+col_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? xstrdup((const char *) t) : NULL;
+}
+
+#define RUN_COLUMNS                                                            \
+	"r.id, r.recipe, r.recipe_path, r.recipe_sha256, r.command_line,"          \
+	" r.tool_version, r.seed,"                                                 \
+	" coalesce(r.host_name, '?') || ': ' || coalesce(r.host_cpu, '?') || ', '" \
+	"   || coalesce(r.host_cores, '?') || ' cores, '"                          \
+	"   || printf('%.1f', coalesce(r.host_mem_bytes, 0) / 1073741824.0)"       \
+	"   || ' GiB, ' || coalesce(r.host_kernel, '?'),"                          \
+	" r.started_at, r.ended_at, r.status, r.error,"                            \
+	" (SELECT count(*) FROM point p WHERE p.run_id = r.id),"                   \
+	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id)"
+
+static void
+read_run_row(sqlite3_stmt *s, struct store_run_row *r)
+{
+	r->id = sqlite3_column_int64(s, 0);
+	r->recipe = col_text(s, 1);
+	r->recipe_path = col_text(s, 2);
+	r->recipe_sha256 = col_text(s, 3);
+	r->command_line = col_text(s, 4);
+	r->tool_version = col_text(s, 5);
+	r->seed = sqlite3_column_int64(s, 6);
+	r->host = col_text(s, 7);
+	r->started_at = col_text(s, 8);
+	r->ended_at = col_text(s, 9);
+	r->status = col_text(s, 10);
+	r->error = col_text(s, 11);
+	r->npoints = sqlite3_column_int(s, 12);
+	r->variants = col_text(s, 13);
+	if (r->variants == NULL)
+		r->variants = xstrdup("");
+}
+
+int
+store_list_runs(struct store *st, const char *recipe, const char *variant,
+				int limit, struct store_run_row **rows, int *nrows,
+				struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, alloc = 16, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"SELECT " RUN_COLUMNS " FROM run r"
+			" WHERE (?1 IS NULL OR r.recipe = ?1)"
+			"   AND (?2 IS NULL OR EXISTS (SELECT 1 FROM variant v"
+			"        WHERE v.run_id = r.id AND v.name = ?2))"
+			" ORDER BY r.id DESC LIMIT ?3",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not list runs");
+	bind_text(s, 1, recipe);
+	bind_text(s, 2, variant);
+	sqlite3_bind_int(s, 3, limit > 0 ? limit : -1);
+	*rows = xcalloc((size_t) alloc, sizeof(**rows));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		if (n == alloc)
+		{
+			alloc *= 2;
+			*rows = xrealloc(*rows, (size_t) alloc * sizeof(**rows));
+		}
+		read_run_row(s, &(*rows)[n++]);
+	}
+	*nrows = n;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+	{
+		store_runs_free(*rows, n);
+		*rows = NULL;
+		*nrows = 0;
+		return db_fail(st, err, "could not list runs");
+	}
+	return 0;
+}
+
+int
+store_get_run(struct store *st, int64_t run_id, struct store_run_row *row,
+			  struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+						   "SELECT " RUN_COLUMNS " FROM run r WHERE r.id = ?",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read the run");
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+	{
+		read_run_row(s, row);
+		sqlite3_finalize(s);
+		return 0;
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+	{
+		error_set(err, PGC_ERR_USAGE, "no run %" PRId64 " in the store",
+				  run_id);
+		error_hint(err, "`pgcliff list` shows the stored runs");
+		return -1;
+	}
+	return db_fail(st, err, "could not read the run");
+}
+
+void
+store_run_row_release(struct store_run_row *r)
+{
+	free(r->recipe);
+	free(r->recipe_path);
+	free(r->recipe_sha256);
+	free(r->command_line);
+	free(r->tool_version);
+	free(r->host);
+	free(r->started_at);
+	free(r->ended_at);
+	free(r->status);
+	free(r->error);
+	free(r->variants);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+store_runs_free(struct store_run_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		store_run_row_release(&rows[i]);
+	free(rows);
+}
+
+int
+store_get_variants(struct store *st, int64_t run_id,
+				   struct store_variant_row **rows, int *nrows,
+				   struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"SELECT name, kind, bindir, gucs, target, server_version,"
+			" settings FROM variant WHERE run_id = ? ORDER BY name",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read variants");
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		struct store_variant_row *v;
+
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		v = &(*rows)[n++];
+		v->name = col_text(s, 0);
+		v->kind = col_text(s, 1);
+		v->bindir = col_text(s, 2);
+		v->gucs = col_text(s, 3);
+		v->target = col_text(s, 4);
+		v->server_version = col_text(s, 5);
+		v->settings = col_text(s, 6);
+	}
+	sqlite3_finalize(s);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read variants");
+	return 0;
+}
+
+void
+store_variants_free(struct store_variant_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free(rows[i].name);
+		free(rows[i].kind);
+		free(rows[i].bindir);
+		free(rows[i].gucs);
+		free(rows[i].target);
+		free(rows[i].server_version);
+		free(rows[i].settings);
+	}
+	free(rows);
+}
+
+int
+store_get_points(struct store *st, int64_t run_id,
+				 struct store_point_row **rows, int *nrows,
+				 struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"SELECT id, variant, workload, clients, jobs, repeat_idx,"
+			" order_idx, protocol, duration_s, transactions, failures,"
+			" failures_by_class, aborted_clients, tps, conn_ms,"
+			" lat_avg_ms, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
+			" lat_p999_ms, lat_max_ms"
+			" FROM point WHERE run_id = ? ORDER BY order_idx, id",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read points");
+	sqlite3_bind_int64(s, 1, run_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		struct store_point_row *p;
+
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		p = &(*rows)[n++];
+		p->id = sqlite3_column_int64(s, 0);
+		p->variant = col_text(s, 1);
+		p->workload = col_text(s, 2);
+		p->clients = sqlite3_column_int(s, 3);
+		p->jobs = sqlite3_column_int(s, 4);
+		p->repeat_idx = sqlite3_column_int(s, 5);
+		p->order_idx = sqlite3_column_int(s, 6);
+		p->protocol = col_text(s, 7);
+		p->duration_s = sqlite3_column_double(s, 8);
+		p->transactions = (uint64_t) sqlite3_column_int64(s, 9);
+		p->failures = (uint64_t) sqlite3_column_int64(s, 10);
+		p->failures_by_class = col_text(s, 11);
+		p->aborted_clients = sqlite3_column_int(s, 12);
+		p->tps = sqlite3_column_double(s, 13);
+		p->conn_ms = sqlite3_column_double(s, 14);
+		p->lat_avg_ms = sqlite3_column_double(s, 15);
+		p->lat_p50_ms = sqlite3_column_double(s, 16);
+		p->lat_p90_ms = sqlite3_column_double(s, 17);
+		p->lat_p99_ms = sqlite3_column_double(s, 18);
+		p->lat_p999_ms = sqlite3_column_double(s, 19);
+		p->lat_max_ms = sqlite3_column_double(s, 20);
+	}
+	sqlite3_finalize(s);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read points");
+	return 0;
+}
+
+void
+store_points_free(struct store_point_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free(rows[i].variant);
+		free(rows[i].workload);
+		free(rows[i].protocol);
+		free(rows[i].failures_by_class);
+	}
+	free(rows);
+}
+
+int
+store_get_series(struct store *st, int64_t point_id,
+				 struct store_series_row **rows, int *nrows,
+				 struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(st->db,
+						   "SELECT second, transactions, failures, lat_avg_ms,"
+						   " lat_max_ms FROM series WHERE point_id = ?"
+						   " ORDER BY second",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read the series");
+	sqlite3_bind_int64(s, 1, point_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		struct store_series_row *r;
+
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		r = &(*rows)[n++];
+		r->second = sqlite3_column_int(s, 0);
+		r->transactions = (uint64_t) sqlite3_column_int64(s, 1);
+		r->failures = (uint64_t) sqlite3_column_int64(s, 2);
+		r->lat_avg_ms = sqlite3_column_double(s, 3);
+		r->lat_max_ms = sqlite3_column_double(s, 4);
+	}
+	sqlite3_finalize(s);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read the series");
+	return 0;
+}

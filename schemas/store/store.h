@@ -1,0 +1,201 @@
+/*
+ * store.h - every run, with its provenance, points and per-second series,
+ * in one SQLite file.  WAL mode with a busy timeout, so several pgcliff
+ * processes may write at once; the schema has a version (PRAGMA
+ * user_version) and ordered migrations.  Each point is written in its own
+ * transaction as soon as it is measured, so a failure later never loses
+ * it.  A store handle is used from one thread.
+ */
+#ifndef PGCLIFF_STORE_H
+#define PGCLIFF_STORE_H
+
+#include <stdint.h>
+
+#include "base.h"
+
+struct store;
+
+/* Schema version this build writes. */
+#define STORE_SCHEMA_VERSION 1
+
+/*
+ * The default path: $PGCLIFF_DB, else $XDG_DATA_HOME/pgcliff/pgcliff.db,
+ * else $HOME/.local/share/pgcliff/pgcliff.db.  Returns BUF.
+ */
+char *store_default_path(char *buf, size_t size);
+
+/* Open (creating the file and its directory) and migrate.  NULL on error. */
+struct store *store_open(const char *path, struct pgc_error *err);
+void store_close(struct store *st);
+
+struct store_run
+{
+	const char *recipe;
+	const char *recipe_path;
+	const char *recipe_text;
+	const char *recipe_sha256;
+	const char *command_line; /* passwords already removed */
+	uint64_t seed;
+	const char *host_name;
+	const char *host_cpu;
+	int host_cores;
+	int64_t host_mem_bytes;
+	const char *host_kernel;
+};
+
+struct store_variant
+{
+	const char *name;
+	const char *kind; /* "managed" | "external" */
+	const char *bindir;
+	const char *defines; /* JSON object, or NULL */
+	const char *gucs;    /* JSON object of the recipe's GUCs */
+	const char *target;  /* conninfo without password, or NULL */
+	const char *server_version;
+	int server_version_num;
+	const char *settings; /* JSON: non-default pg_settings */
+};
+
+struct store_series_row
+{
+	int second;
+	uint64_t transactions;
+	uint64_t failures;
+	double lat_avg_ms;
+	double lat_max_ms;
+};
+
+struct store_point
+{
+	const char *variant;
+	const char *workload;
+	int clients;
+	int jobs;
+	int repeat_idx;
+	int order_idx;
+	const char *protocol;
+	double duration_s;
+	double warmup_s;
+	uint64_t transactions;
+	uint64_t failures;
+	const char *failures_by_class; /* JSON object {"40": 3} */
+	int aborted_clients;
+	const char *abort_reason;
+	double tps;
+	double conn_ms;
+	double lat_avg_ms;
+	double lat_stddev_ms;
+	double lat_p50_ms;
+	double lat_p90_ms;
+	double lat_p99_ms;
+	double lat_p999_ms;
+	double lat_max_ms;
+	const char *histogram; /* hist_encode() text */
+	const struct store_series_row *series;
+	int nseries;
+};
+
+/* Insert a run with status 'running'; sets *run_id. */
+int store_run_begin(struct store *st, const struct store_run *run,
+					int64_t *run_id, struct pgc_error *err);
+int store_variant_add(struct store *st, int64_t run_id,
+					  const struct store_variant *v, struct pgc_error *err);
+/* Insert a point and its series atomically; sets *point_id if not NULL. */
+int store_point_add(struct store *st, int64_t run_id,
+					const struct store_point *p, int64_t *point_id,
+					struct pgc_error *err);
+/* STATUS: "ok" | "failed" | "interrupted"; ERROR may be NULL. */
+int store_run_finish(struct store *st, int64_t run_id, const char *status,
+					 const char *error, struct pgc_error *err);
+
+/* ------------------------------------------------------------ reading */
+
+struct store_run_row
+{
+	int64_t id;
+	char *recipe;
+	char *recipe_path;
+	char *recipe_sha256;
+	char *command_line;
+	char *tool_version;
+	int64_t seed;
+	char *host; /* "name: cpu, N cores, M GiB, kernel" */
+	char *started_at;
+	char *ended_at;
+	char *status;
+	char *error;
+	int npoints;
+	char *variants; /* comma-separated names */
+};
+
+struct store_variant_row
+{
+	char *name;
+	char *kind;
+	char *bindir;
+	char *gucs;
+	char *target;
+	char *server_version;
+	char *settings;
+};
+
+struct store_point_row
+{
+	int64_t id;
+	char *variant;
+	char *workload;
+	int clients;
+	int jobs;
+	int repeat_idx;
+	int order_idx;
+	char *protocol;
+	double duration_s;
+	uint64_t transactions;
+	uint64_t failures;
+	char *failures_by_class;
+	int aborted_clients;
+	double tps;
+	double conn_ms;
+	double lat_avg_ms;
+	double lat_p50_ms;
+	double lat_p90_ms;
+	double lat_p99_ms;
+	double lat_p999_ms;
+	double lat_max_ms;
+};
+
+/*
+ * Runs, newest first; RECIPE and VARIANT filter when not NULL; LIMIT <= 0
+ * means all.  The caller frees with store_runs_free().
+ */
+int store_list_runs(struct store *st, const char *recipe, const char *variant,
+					int limit, struct store_run_row **rows, int *nrows,
+					struct pgc_error *err);
+void store_runs_free(struct store_run_row *rows, int n);
+/* Free the fields of one row (not the row itself). */
+void store_run_row_release(struct store_run_row *row);
+
+/* One run; -1 with PGC_ERR_USAGE when it does not exist. */
+int store_get_run(struct store *st, int64_t run_id, struct store_run_row *row,
+				  struct pgc_error *err);
+
+int store_get_variants(struct store *st, int64_t run_id,
+					   struct store_variant_row **rows, int *nrows,
+					   struct pgc_error *err);
+void store_variants_free(struct store_variant_row *rows, int n);
+
+/* Points of a run in measurement order. */
+int store_get_points(struct store *st, int64_t run_id,
+					 struct store_point_row **rows, int *nrows,
+					 struct pgc_error *err);
+void store_points_free(struct store_point_row *rows, int n);
+
+/* The series of a point, by second. Caller frees *rows. */
+int store_get_series(struct store *st, int64_t point_id,
+					 struct store_series_row **rows, int *nrows,
+					 struct pgc_error *err);
+
+/* Schema version of an open store. */
+int store_schema_version(struct store *st);
+
+#endif /* PGCLIFF_STORE_H */
