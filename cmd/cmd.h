@@ -1,0 +1,59 @@
+/*
+ * cmd.h - the command table and what every command shares: exit codes,
+ * the compiler-style error printer and the interrupt flag.  Only cmd/
+ * prints to the user and decides exit codes.
+ */
+#ifndef PGCLIFF_CMD_H
+#define PGCLIFF_CMD_H
+
+#include <signal.h>
+
+#include "base.h"
+
+/* Exit codes (BSD sysexits numbering), documented in --help and README. */
+enum
+{
+	EXIT_OK = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_INCONCLUSIVE = 2,
+	EXIT_USAGE = 64,
+	EXIT_DATAERR = 65,     /* invalid recipe, script or recipe SQL */
+	EXIT_UNAVAILABLE = 69, /* PostgreSQL/cluster unavailable */
+	EXIT_SOFTWARE = 70,    /* internal error, store failure */
+	EXIT_TEMPFAIL = 75     /* run aborted or interrupted */
+};
+
+struct cmd
+{
+	const char *name;    /* "run", "recipe check" */
+	const char *summary; /* one line for `pgcliff help` */
+	const char *usage;   /* full --help text */
+	int (*fn)(int argc, char **argv);
+};
+
+extern const struct cmd cmd_run;
+extern const struct cmd cmd_list;
+extern const struct cmd cmd_show;
+extern const struct cmd cmd_recipe_check;
+
+/* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
+extern volatile sig_atomic_t cmd_interrupted;
+void cmd_install_signals(void);
+
+/* Exit code for an error kind. */
+int cmd_exit_code(const struct pgc_error *err);
+
+/*
+ * Print ERR to stderr, compiler style: "file:line:col: error: msg", the
+ * offending line with a caret, then detail and hint lines.
+ */
+void cmd_print_error(const struct pgc_error *err);
+
+/* Print "pgcliff <verb>: " usage error + hint; returns EXIT_USAGE. */
+int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
+	PGC_PRINTF(2, 3);
+
+/* True when argv has -h or --help: the command prints its usage. */
+int cmd_wants_help(const struct cmd *c, int argc, char **argv);
+
+#endif /* PGCLIFF_CMD_H */

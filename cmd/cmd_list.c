@@ -1,0 +1,97 @@
+/*
+ * cmd_list.c - `pgcliff list`: the stored runs, newest first.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "store.h"
+
+static int list_fn(int argc, char **argv);
+
+const struct cmd cmd_list = {
+	.name = "list",
+	.summary = "list stored runs, newest first",
+	.usage =
+		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N] [--db PATH]\n"
+		"\n"
+		"Lists the stored runs, newest first: id, start time (UTC), recipe,\n"
+		"status, number of points and variants.\n",
+	.fn = list_fn,
+};
+
+static int
+list_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"recipe", required_argument, NULL, 'r'},
+		{"variant", required_argument, NULL, 'v'},
+		{"limit", required_argument, NULL, 'n'},
+		{"db", required_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0}};
+	const char *recipe = NULL, *variant = NULL, *db = NULL;
+	char path[1024];
+	int limit = 0, ch, n = 0;
+	struct pgc_error err;
+	struct store *st;
+	struct store_run_row *rows = NULL;
+
+	if (cmd_wants_help(&cmd_list, argc, argv))
+		return EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 'r':
+				recipe = optarg;
+				break;
+			case 'v':
+				variant = optarg;
+				break;
+			case 'n':
+				limit = atoi(optarg);
+				if (limit < 1)
+					return cmd_usage_error(&cmd_list, "invalid limit \"%s\"",
+										   optarg);
+				break;
+			case 'd':
+				db = optarg;
+				break;
+			case ':':
+				return cmd_usage_error(&cmd_list, "option '%s' needs a value",
+									   argv[optind - 1]);
+			default:
+				return cmd_usage_error(&cmd_list, "unknown option '%s'",
+									   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(&cmd_list, "unexpected argument '%s'",
+							   argv[optind]);
+	error_clear(&err);
+	if (db)
+		snprintf(path, sizeof(path), "%s", db);
+	else
+		store_default_path(path, sizeof(path));
+	if ((st = store_open(path, &err)) == NULL ||
+		store_list_runs(st, recipe, variant, limit, &rows, &n, &err) < 0)
+	{
+		cmd_print_error(&err);
+		store_close(st);
+		return cmd_exit_code(&err);
+	}
+	printf("%6s  %-19s  %-24s  %-11s  %6s  %s\n", "run", "started (UTC)",
+		   "recipe", "status", "points", "variants");
+	for (int i = 0; i < n; i++)
+		printf("%6" PRId64 "  %-19s  %-24s  %-11s  %6d  %s\n", rows[i].id,
+			   rows[i].started_at, rows[i].recipe, rows[i].status,
+			   rows[i].npoints, rows[i].variants);
+	store_runs_free(rows, n);
+	store_close(st);
+	return EXIT_OK;
+}

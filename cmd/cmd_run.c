@@ -1,0 +1,1105 @@
+/*
+ * cmd_run.c - `pgcliff run`: load a recipe, start (or reach) the server,
+ * run setup, execute every point of the sweep, print pgbench's summary
+ * lines per point and a table at the end, and store everything.
+ * The run row is written first and each point as soon as it is measured,
+ * so a failure or Ctrl-C leaves a stored run with its finished points.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "cmd.h"
+#include "engine.h"
+#include "hist.h"
+#include "recipe.h"
+#include "report.h"
+#include "store.h"
+
+static int run_fn(int argc, char **argv);
+
+const struct cmd cmd_run = {
+	.name = "run",
+	.summary = "run a recipe and store every point",
+	.usage =
+		"usage: pgcliff run RECIPE.yaml [OPTIONS]\n"
+		"\n"
+		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
+		"started from --bindir (or on --target), prints pgbench's summary lines\n"
+		"per point and a table at the end, and stores the run.\n"
+		"\n"
+		"options:\n"
+		"  -c, --clients LIST      client counts to sweep, e.g. 1,2,4 (overrides sweep)\n"
+		"  -j, --jobs N            threads per workload (default: the recipe's)\n"
+		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
+		"      --warmup DUR        unmeasured time before each window\n"
+		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
+		"  -P, --progress N        progress lines on stderr every N seconds\n"
+		"      --repeat N          repeats per point\n"
+		"      --db PATH           the store (default: $PGCLIFF_DB, else\n"
+		"                          $XDG_DATA_HOME/pgcliff/pgcliff.db, else\n"
+		"                          ~/.local/share/pgcliff/pgcliff.db)\n"
+		"      --bindir DIR        PostgreSQL binaries for the managed server\n"
+		"                          (default: pg_config --bindir, else the newest\n"
+		"                          /usr/lib/postgresql/*/bin)\n"
+		"      --os-user USER      run the managed server as USER (default when\n"
+		"                          root: postgres)\n"
+		"      --target primary=CONNINFO\n"
+		"                          use an existing server instead of a managed one\n"
+		"                          (conninfo or URI; PG* environment variables apply)\n"
+		"      --seed N            random seed for the scripts (default: random)\n"
+		"      --keep-logs         keep the managed server's log directory\n"
+		"  -q, --quiet             no per-point summary lines\n"
+		"\n"
+		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
+		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
+		"(the finished points are stored).\n",
+	.fn = run_fn,
+};
+
+struct run_opts
+{
+	const char *recipe_path;
+	int *clients;
+	int nclients;
+	int jobs;
+	int64_t duration_us;
+	int64_t warmup_us;
+	bool warmup_set;
+	int protocol; /* -1 = recipe's */
+	int progress_s;
+	int repeat;
+	const char *db;
+	const char *bindir;
+	const char *os_user;
+	const char *target; /* conninfo of the primary */
+	bool seed_set;
+	uint64_t seed;
+	bool keep_logs;
+	bool quiet;
+};
+
+/* Everything a run holds, released in one place. */
+struct run_state
+{
+	struct run_opts o;
+	struct recipe *recipe;
+	struct store *store;
+	char db_path[1024];
+	int64_t run_id;
+	struct cluster *cluster;
+	const char *kw[32];
+	const char *val[32];
+	PQconninfoOption *target_opts;
+	char *server_version;
+	int points_done;
+	struct report_row *rows;
+	int nrows;
+	int aborted_clients;
+	char abort_reason[1024];
+};
+
+/* ------------------------------------------------------------ options */
+
+static int
+parse_int_list(const char *s, int **out, int *n)
+{
+	const char *p = s;
+
+	*out = NULL;
+	*n = 0;
+	while (*p)
+	{
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 1 || v > 100000 || (*end && *end != ','))
+		{
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		*out = xrealloc(*out, (size_t) (*n + 1) * sizeof(int));
+		(*out)[(*n)++] = (int) v;
+		p = *end ? end + 1 : end;
+	}
+	return *n > 0 ? 0 : -1;
+}
+
+static int
+parse_options(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{"clients", required_argument, NULL, 'c'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"duration", required_argument, NULL, 'T'},
+		{"protocol", required_argument, NULL, 'M'},
+		{"progress", required_argument, NULL, 'P'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"warmup", required_argument, NULL, 1},
+		{"repeat", required_argument, NULL, 2},
+		{"db", required_argument, NULL, 3},
+		{"bindir", required_argument, NULL, 4},
+		{"os-user", required_argument, NULL, 5},
+		{"target", required_argument, NULL, 6},
+		{"seed", required_argument, NULL, 7},
+		{"keep-logs", no_argument, NULL, 8},
+		{NULL, 0, NULL, 0}};
+	int ch;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->protocol = -1;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:q", longopts, NULL)) !=
+		   -1)
+	{
+		switch (ch)
+		{
+			case 'c':
+				free(o->clients);
+				if (parse_int_list(optarg, &o->clients, &o->nclients) < 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid client list \"%s\" (want e.g. 1,2,4)",
+						optarg);
+				break;
+			case 'j':
+				o->jobs = (int) strtol(optarg, &end, 10);
+				if (*end || o->jobs < 1)
+					return cmd_usage_error(
+						&cmd_run, "invalid number of jobs \"%s\"", optarg);
+				break;
+			case 'T':
+				o->duration_us = recipe_parse_duration_us(optarg);
+				if (o->duration_us <= 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid duration \"%s\" (want e.g. 5s, 500ms, 2min)",
+						optarg);
+				break;
+			case 'M':
+			{
+				enum recipe_protocol p;
+
+				if (recipe_protocol_parse(optarg, &p) < 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid protocol \"%s\" (simple, extended or prepared)",
+						optarg);
+				o->protocol = (int) p;
+			}
+			break;
+			case 'P':
+				o->progress_s = (int) strtol(optarg, &end, 10);
+				if (*end || o->progress_s < 1)
+					return cmd_usage_error(
+						&cmd_run, "invalid progress interval \"%s\"", optarg);
+				break;
+			case 'q':
+				o->quiet = true;
+				break;
+			case 1:
+				o->warmup_us = recipe_parse_duration_us(optarg);
+				o->warmup_set = true;
+				if (o->warmup_us < 0)
+					return cmd_usage_error(&cmd_run, "invalid warmup \"%s\"",
+										   optarg);
+				break;
+			case 2:
+				o->repeat = (int) strtol(optarg, &end, 10);
+				if (*end || o->repeat < 1 || o->repeat > 1000)
+					return cmd_usage_error(
+						&cmd_run, "invalid repeat count \"%s\"", optarg);
+				break;
+			case 3:
+				o->db = optarg;
+				break;
+			case 4:
+				o->bindir = optarg;
+				break;
+			case 5:
+				o->os_user = optarg;
+				break;
+			case 6:
+				if (strncmp(optarg, "primary=", 8) != 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"--target wants primary=CONNINFO, not \"%s\"", optarg);
+				o->target = optarg + 8;
+				break;
+			case 7:
+				errno = 0;
+				o->seed = strtoull(optarg, &end, 10);
+				if (*end || errno)
+					return cmd_usage_error(&cmd_run, "invalid seed \"%s\"",
+										   optarg);
+				o->seed_set = true;
+				break;
+			case 8:
+				o->keep_logs = true;
+				break;
+			case ':':
+				return cmd_usage_error(&cmd_run, "option '%s' needs a value",
+									   argv[optind - 1]);
+			default:
+				return cmd_usage_error(&cmd_run, "unknown option '%s'",
+									   argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error(&cmd_run, "no recipe given");
+	if (optind + 1 < argc)
+		return cmd_usage_error(&cmd_run, "unexpected argument '%s'",
+							   argv[optind + 1]);
+	o->recipe_path = argv[optind];
+	return 0;
+}
+
+/* --------------------------------------------------------- provenance */
+
+static char *
+sha256_hex(const char *text)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	EVP_Digest(text, strlen(text), md, &len, EVP_sha256(), NULL);
+	for (unsigned int i = 0; i < len; i++)
+		strbuf_addf(&sb, "%02x", md[i]);
+	return strbuf_detach(&sb);
+}
+
+/* A conninfo/URI with any password left out, for storing and printing. */
+static char *
+redact_conninfo(const char *conninfo)
+{
+	char *errmsg = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &errmsg);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (opts == NULL)
+	{
+		PQfreemem(errmsg);
+		return xstrdup("(unparsable conninfo)");
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+	{
+		if (o->val == NULL || strcmp(o->keyword, "password") == 0)
+			continue;
+		strbuf_addf(&sb, "%s%s='", sb.len ? " " : "", o->keyword);
+		for (const char *p = o->val; *p; p++)
+		{
+			if (*p == '\'' || *p == '\\')
+				strbuf_addch(&sb, '\\');
+			strbuf_addch(&sb, *p);
+		}
+		strbuf_addch(&sb, '\'');
+	}
+	PQconninfoFree(opts);
+	return strbuf_detach(&sb);
+}
+
+static char *
+command_line(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "pgcliff");
+	for (int i = 0; i < argc; i++)
+	{
+		const char *a = argv[i];
+		char *red = NULL;
+
+		if (strncmp(a, "--target=primary=", 17) == 0)
+		{
+			char *r = redact_conninfo(a + 17);
+
+			a = red = xasprintf("--target=primary=%s", r);
+			free(r);
+		}
+		else if (strncmp(a, "primary=", 8) == 0 && i > 0 &&
+				 strcmp(argv[i - 1], "--target") == 0)
+		{
+			char *r = redact_conninfo(a + 8);
+
+			a = red = xasprintf("primary=%s", r);
+			free(r);
+		}
+		strbuf_addch(&sb, ' ');
+		if (strpbrk(a, " '\"\\$") || a[0] == '\0')
+		{
+			strbuf_addch(&sb, '\'');
+			for (const char *p = a; *p; p++)
+			{
+				if (*p == '\'')
+					strbuf_addstr(&sb, "'\\''");
+				else
+					strbuf_addch(&sb, *p);
+			}
+			strbuf_addch(&sb, '\'');
+		}
+		else
+			strbuf_addstr(&sb, a);
+		free(red);
+	}
+	return strbuf_detach(&sb);
+}
+
+struct host_facts
+{
+	char name[256];
+	char cpu[256];
+	int cores;
+	int64_t mem_bytes;
+	char kernel[256];
+};
+
+static void
+host_facts(struct host_facts *h)
+{
+	FILE *f;
+	char line[512];
+	struct utsname u;
+
+	memset(h, 0, sizeof(*h));
+	gethostname(h->name, sizeof(h->name) - 1);
+	h->cores = (int) sysconf(_SC_NPROCESSORS_ONLN);
+	if (uname(&u) == 0)
+		snprintf(h->kernel, sizeof(h->kernel), "%s %s", u.sysname, u.release);
+	if ((f = fopen("/proc/cpuinfo", "r")) != NULL)
+	{
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "model name", 10) == 0 && strchr(line, ':'))
+			{
+				char *v = strchr(line, ':') + 1;
+
+				while (*v == ' ')
+					v++;
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(h->cpu, sizeof(h->cpu), "%s", v);
+				break;
+			}
+		fclose(f);
+	}
+	if ((f = fopen("/proc/meminfo", "r")) != NULL)
+	{
+		long long kb;
+
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemTotal: %lld kB", &kb) == 1)
+				h->mem_bytes = kb * 1024;
+		fclose(f);
+	}
+}
+
+/* --------------------------------------------------------------- SQL */
+
+/* Byte offset of the 1-based character POS in TEXT (UTF-8). */
+static size_t
+char_to_byte(const char *text, int pos)
+{
+	size_t i = 0;
+	int chars = 0;
+
+	while (text[i] && chars < pos - 1)
+	{
+		i++;
+		while (((unsigned char) text[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+/* Fill ERR from a failed result of SQL that came from ORIGIN. */
+static void
+sql_error(struct pgc_error *err, PGconn *conn, const PGresult *res,
+		  const char *text, const struct script_origin *origin,
+		  const char *what)
+{
+	const char *f;
+
+	if (res == NULL)
+	{
+		char msg[400];
+
+		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		error_set(err, PGC_ERR_UNAVAILABLE, "%s failed: %s", what, msg);
+		return;
+	}
+	f = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	error_set(err, PGC_ERR_SQL, "%s failed: %s", what,
+			  f ? f : PQresultErrorMessage(res));
+	if ((f = PQresultErrorField(res, PG_DIAG_SQLSTATE)) != NULL)
+		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", f);
+	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL)) != NULL)
+		error_detail(err, "%s", f);
+	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT)) != NULL)
+		error_hint(err, "%s", f);
+	if (origin)
+	{
+		const char *pos = PQresultErrorField(res, PG_DIAG_STATEMENT_POSITION);
+		int line, col;
+
+		script_origin_locate(origin, text,
+							 pos ? char_to_byte(text, atoi(pos)) : 0, &line,
+							 &col);
+		error_at(err, origin->file, line, col, 1);
+	}
+	/* a lost server is not the recipe's fault */
+	if (PQstatus(conn) != CONNECTION_OK)
+		err->kind = PGC_ERR_UNAVAILABLE;
+}
+
+static PGconn *
+connect_admin(struct run_state *rs, struct pgc_error *err)
+{
+	PGconn *conn = PQconnectdbParams(rs->kw, rs->val, 0);
+
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		char msg[400];
+
+		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		error_set(err, PGC_ERR_UNAVAILABLE,
+				  "could not connect to the primary: %s", msg);
+		PQfinish(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+static int
+run_sql_list(struct run_state *rs, const struct recipe_sql *list, int n,
+			 const char *what, struct pgc_error *err)
+{
+	PGconn *conn;
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	if ((conn = connect_admin(rs, err)) == NULL)
+		return -1;
+	for (int i = 0; i < n && rc == 0; i++)
+	{
+		PGresult *res = PQexec(conn, list[i].text);
+		ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+
+		if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK &&
+			st != PGRES_EMPTY_QUERY)
+		{
+			sql_error(err, conn, res, list[i].text, &list[i].origin, what);
+			rc = -1;
+		}
+		PQclear(res);
+	}
+	PQfinish(conn);
+	return rc;
+}
+
+/* Server version and every setting not at its default, as JSON. */
+static int
+server_provenance(struct run_state *rs, struct store_variant *v,
+				  struct pgc_error *err)
+{
+	PGconn *conn = connect_admin(rs, err);
+	PGresult *res;
+	struct strbuf settings = STRBUF_INIT;
+
+	if (conn == NULL)
+		return -1;
+	res = PQexec(conn, "SELECT current_setting('server_version'),"
+					   " current_setting('server_version_num')::int");
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+	{
+		rs->server_version = xstrdup(PQgetvalue(res, 0, 0));
+		v->server_version_num = atoi(PQgetvalue(res, 0, 1));
+	}
+	PQclear(res);
+	res = PQexec(conn, "SELECT name, setting FROM pg_settings"
+					   " WHERE source NOT IN ('default', 'override')"
+					   " ORDER BY name");
+	strbuf_addch(&settings, '{');
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+		for (int i = 0; i < PQntuples(res); i++)
+		{
+			if (i)
+				strbuf_addstr(&settings, ", ");
+			strbuf_add_json_str(&settings, PQgetvalue(res, i, 0));
+			strbuf_addstr(&settings, ": ");
+			strbuf_add_json_str(&settings, PQgetvalue(res, i, 1));
+		}
+	strbuf_addch(&settings, '}');
+	PQclear(res);
+	PQfinish(conn);
+	v->server_version = rs->server_version;
+	v->settings = strbuf_detach(&settings);
+	return 0;
+}
+
+/* ------------------------------------------------------------ targets */
+
+static int
+max_clients_of_point(const struct recipe *r, const struct run_opts *o)
+{
+	int sweep_max = 0, total = 0;
+
+	if (o->nclients)
+		sweep_max = o->clients[o->nclients - 1];
+	else if (r->nsweep_clients)
+		sweep_max = r->sweep_clients[r->nsweep_clients - 1];
+	for (int i = 0; i < r->nworkloads; i++)
+		total += r->workloads[i].swept && sweep_max ? sweep_max
+													: r->workloads[i].clients;
+	return total;
+}
+
+/*
+ * A server that fails to start because of the recipe's settings is the
+ * recipe's error: point at the setting the log names.
+ */
+static void
+blame_guc(const struct recipe *r, struct pgc_error *err, const char *log_tail)
+{
+	for (int i = 0; i < r->ngucs; i++)
+	{
+		char quoted[300];
+		const char *line;
+
+		snprintf(quoted, sizeof(quoted), "\"%s\"", r->gucs[i].name);
+		if ((line = strstr(log_tail, quoted)) == NULL)
+			continue;
+		while (line > log_tail && line[-1] != '\n')
+			line--;
+		error_set(err, PGC_ERR_RECIPE, "the server rejected setting '%s'",
+				  r->gucs[i].name);
+		error_at(err, r->path, r->gucs[i].pos.line, r->gucs[i].pos.col,
+				 (int) strlen(r->gucs[i].name));
+		error_detail(err, "%.*s", (int) strcspn(line, "\n"), line);
+		return;
+	}
+}
+
+static int
+start_target(struct run_state *rs, struct store_variant *v,
+			 struct pgc_error *err)
+{
+	const struct recipe *r = rs->recipe;
+	int need = max_clients_of_point(r, &rs->o) + 5;
+	struct cluster_guc *gucs;
+	int ngucs = 0;
+	bool has_maxconn = false;
+	char maxconn[32];
+	char bindir[1024];
+	struct cluster_opts co;
+	struct strbuf gj = STRBUF_INIT;
+
+	strbuf_addch(&gj, '{');
+	for (int i = 0; i < r->ngucs; i++)
+	{
+		if (i)
+			strbuf_addstr(&gj, ", ");
+		strbuf_add_json_str(&gj, r->gucs[i].name);
+		strbuf_addstr(&gj, ": ");
+		strbuf_add_json_str(&gj, r->gucs[i].value);
+	}
+	strbuf_addch(&gj, '}');
+	v->gucs = strbuf_detach(&gj);
+
+	if (rs->o.target)
+	{
+		char *errmsg = NULL;
+		int n = 0;
+
+		rs->target_opts = PQconninfoParse(rs->o.target, &errmsg);
+		if (rs->target_opts == NULL)
+		{
+			error_set(err, PGC_ERR_USAGE, "invalid --target conninfo: %s",
+					  errmsg ? errmsg : "out of memory");
+			err->message[strcspn(err->message, "\n")] = '\0';
+			PQfreemem(errmsg);
+			return -1;
+		}
+		for (PQconninfoOption *o = rs->target_opts; o->keyword && n < 30; o++)
+			if (o->val && o->val[0])
+			{
+				rs->kw[n] = o->keyword;
+				rs->val[n++] = o->val;
+			}
+		rs->kw[n] = NULL;
+		rs->val[n] = NULL;
+		v->kind = "external";
+		v->target = redact_conninfo(rs->o.target);
+		return 0;
+	}
+
+	if (cluster_find_bindir(rs->o.bindir, bindir, sizeof(bindir), err) < 0)
+		return -1;
+	gucs = xcalloc((size_t) r->ngucs + 1, sizeof(*gucs));
+	for (int i = 0; i < r->ngucs; i++)
+	{
+		gucs[ngucs].name = r->gucs[i].name;
+		gucs[ngucs++].value = r->gucs[i].value;
+		if (strcasecmp(r->gucs[i].name, "max_connections") == 0)
+		{
+			has_maxconn = true;
+			if (atoi(r->gucs[i].value) < need)
+			{
+				error_set(
+					err, PGC_ERR_RECIPE,
+					"max_connections %s is below the %d connections this run needs",
+					r->gucs[i].value, need);
+				error_at(err, r->path, r->gucs[i].pos.line, r->gucs[i].pos.col,
+						 (int) strlen(r->gucs[i].name));
+				error_hint(
+					err,
+					"raise it, or leave it out: pgcliff sizes it to the sweep");
+				free(gucs);
+				return -1;
+			}
+		}
+	}
+	if (!has_maxconn)
+	{
+		snprintf(maxconn, sizeof(maxconn), "%d",
+				 need + 10 > 100 ? need + 10 : 100);
+		gucs[ngucs].name = "max_connections";
+		gucs[ngucs++].value = maxconn;
+	}
+	memset(&co, 0, sizeof(co));
+	co.bindir = bindir;
+	co.os_user =
+		rs->o.os_user ? rs->o.os_user : (geteuid() == 0 ? "postgres" : NULL);
+	co.name = "primary";
+	co.gucs = gucs;
+	co.ngucs = ngucs;
+	rs->cluster = cluster_create(&co, err);
+	free(gucs);
+	if (rs->cluster == NULL)
+		return -1;
+	if (cluster_start(rs->cluster, err) < 0)
+	{
+		blame_guc(r, err, err->detail);
+		return -1;
+	}
+	cluster_conn_params(rs->cluster, rs->kw, rs->val, 32);
+	v->kind = "managed";
+	v->bindir = cluster_bindir(rs->cluster);
+	return 0;
+}
+
+/* -------------------------------------------------------------- points */
+
+static void
+on_progress(void *arg, const struct load_progress *p)
+{
+	const struct recipe *r = arg;
+
+	for (int i = 0; i < p->nworkloads; i++)
+		fprintf(stderr,
+				"progress: %.1f s, %.1f tps, lat %.3f ms, %" PRIu64
+				" failed%s%s\n",
+				p->elapsed_s, p->w[i].tps, p->w[i].lat_avg_ms,
+				p->w[i].failures, p->nworkloads > 1 ? " - " : "",
+				p->nworkloads > 1 ? r->workloads[i].name : "");
+}
+
+static void
+print_summary(const struct run_state *rs, const struct load_workload *w,
+			  const struct load_workload_result *res, double conn_ms)
+{
+	double secs = (double) rs->recipe->duration_us / 1e6;
+	uint64_t total = res->txns + res->failures;
+
+	if (rs->o.duration_us)
+		secs = (double) rs->o.duration_us / 1e6;
+	printf("transaction type: %s\n", w->name);
+	printf("scaling factor: 1\n");
+	printf("query mode: %s\n",
+		   recipe_protocol_name((enum recipe_protocol) w->protocol));
+	printf("number of clients: %d\n", w->clients);
+	printf("number of threads: %d\n", res->jobs);
+	printf("maximum number of tries: 1\n");
+	printf("duration: %g s\n", secs);
+	printf("number of transactions actually processed: %" PRIu64 "\n",
+		   res->txns);
+	printf("number of failed transactions: %" PRIu64 " (%.3f%%)\n",
+		   res->failures,
+		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
+	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
+	printf("initial connection time = %.3f ms\n", conn_ms);
+	printf("tps = %f (without initial connection time)\n",
+		   (double) res->txns / secs);
+	if (res->aborted_clients)
+		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
+			   res->first_error);
+}
+
+static int
+store_point(struct run_state *rs, const struct load_workload *w,
+			const struct load_workload_result *res, int repeat_idx,
+			int order_idx, double conn_ms, double secs, struct pgc_error *err)
+{
+	struct store_point sp;
+	struct strbuf hist_text = STRBUF_INIT;
+	struct strbuf classes = STRBUF_INIT;
+	struct store_series_row *series =
+		xcalloc((size_t) res->nseconds, sizeof(*series));
+	const struct hist *h = res->latency;
+	int rc;
+
+	hist_encode(h, &hist_text);
+	strbuf_addch(&classes, '{');
+	for (int i = 0; i < res->nclasses; i++)
+		strbuf_addf(&classes, "%s\"%s\": %" PRIu64, i ? ", " : "",
+					res->classes[i].sqlclass, res->classes[i].count);
+	strbuf_addch(&classes, '}');
+	for (int s = 0; s < res->nseconds; s++)
+	{
+		series[s].second = s;
+		series[s].transactions = res->sec_txns[s];
+		series[s].failures = res->sec_failures[s];
+		series[s].lat_avg_ms =
+			res->sec_txns[s]
+				? res->sec_lat_sum_ns[s] / (double) res->sec_txns[s] / 1e6
+				: 0;
+		series[s].lat_max_ms = (double) res->sec_lat_max_ns[s] / 1e6;
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.variant = "default";
+	sp.workload = w->name;
+	sp.clients = w->clients;
+	sp.jobs = res->jobs;
+	sp.repeat_idx = repeat_idx;
+	sp.order_idx = order_idx;
+	sp.protocol = recipe_protocol_name((enum recipe_protocol) w->protocol);
+	sp.duration_s = secs;
+	sp.warmup_s =
+		(double) (rs->o.warmup_set ? rs->o.warmup_us : rs->recipe->warmup_us) /
+		1e6;
+	sp.transactions = res->txns;
+	sp.failures = res->failures;
+	sp.failures_by_class = classes.buf;
+	sp.aborted_clients = res->aborted_clients;
+	sp.abort_reason = res->aborted_clients ? res->first_error : NULL;
+	sp.tps = (double) res->txns / secs;
+	sp.conn_ms = conn_ms;
+	sp.lat_avg_ms = hist_mean(h) / 1e6;
+	sp.lat_stddev_ms = hist_stddev(h) / 1e6;
+	sp.lat_p50_ms = (double) hist_quantile(h, 0.50) / 1e6;
+	sp.lat_p90_ms = (double) hist_quantile(h, 0.90) / 1e6;
+	sp.lat_p99_ms = (double) hist_quantile(h, 0.99) / 1e6;
+	sp.lat_p999_ms = (double) hist_quantile(h, 0.999) / 1e6;
+	sp.lat_max_ms = (double) h->max_ns / 1e6;
+	sp.histogram = hist_text.buf;
+	sp.series = series;
+	sp.nseries = res->nseconds;
+	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
+	if (rc == 0)
+	{
+		rs->rows =
+			xrealloc(rs->rows, (size_t) (rs->nrows + 1) * sizeof(*rs->rows));
+		rs->rows[rs->nrows].workload = w->name;
+		rs->rows[rs->nrows].clients = w->clients;
+		rs->rows[rs->nrows].jobs = res->jobs;
+		rs->rows[rs->nrows].tps = sp.tps;
+		rs->rows[rs->nrows].p50_ms = sp.lat_p50_ms;
+		rs->rows[rs->nrows].p99_ms = sp.lat_p99_ms;
+		rs->rows[rs->nrows].failures = res->failures;
+		rs->nrows++;
+	}
+	strbuf_release(&hist_text);
+	strbuf_release(&classes);
+	free(series);
+	return rc;
+}
+
+static int
+run_points(struct run_state *rs, struct pgc_error *err)
+{
+	const struct recipe *r = rs->recipe;
+	const struct run_opts *o = &rs->o;
+	const int *sweep = o->nclients ? o->clients : r->sweep_clients;
+	int nsweep = o->nclients ? o->nclients : r->nsweep_clients;
+	int repeat = o->repeat ? o->repeat : r->repeat;
+	int npoints = (nsweep ? nsweep : 1) * repeat;
+	struct load_workload *wl = xcalloc((size_t) r->nworkloads, sizeof(*wl));
+	int order = 0;
+	int rc = 0;
+
+	for (int si = 0; si < (nsweep ? nsweep : 1) && rc == 0; si++)
+	{
+		for (int rep = 0; rep < repeat && rc == 0; rep++)
+		{
+			struct load_point lp;
+			struct load_result res;
+
+			if (cmd_interrupted)
+			{
+				error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+				rc = -1;
+				break;
+			}
+			for (int i = 0; i < r->nworkloads; i++)
+			{
+				const struct recipe_workload *rw = &r->workloads[i];
+				bool swept = rw->swept && nsweep;
+
+				wl[i].name = rw->name;
+				wl[i].script = rw->script;
+				wl[i].protocol = (enum load_protocol)(
+					o->protocol >= 0 ? o->protocol : (int) rw->protocol);
+				wl[i].conn_keywords = rs->kw;
+				wl[i].conn_values = rs->val;
+				wl[i].clients = swept ? sweep[si] : rw->clients;
+				if (o->jobs)
+					wl[i].jobs = o->jobs;
+				else if (swept && o->nclients && r->sweep_jobs_list)
+					wl[i].jobs = sweep[si]; /* -c replaced the list's points */
+				else if (swept)
+					wl[i].jobs = recipe_sweep_jobs(r, si, sweep[si]);
+				else
+					wl[i].jobs = rw->jobs;
+				if (wl[i].jobs > wl[i].clients)
+					wl[i].jobs = wl[i].clients;
+			}
+			if (run_sql_list(rs, r->reset, r->nreset, "reset", err) < 0)
+			{
+				rc = -1;
+				break;
+			}
+			memset(&lp, 0, sizeof(lp));
+			lp.workloads = wl;
+			lp.nworkloads = r->nworkloads;
+			lp.warmup_ns =
+				(o->warmup_set ? o->warmup_us : r->warmup_us) * 1000;
+			lp.duration_ns =
+				(o->duration_us ? o->duration_us : r->duration_us) * 1000;
+			lp.seed = rs->o.seed + (uint64_t) order * 7919u;
+			lp.scale = 1;
+			lp.interrupt = &cmd_interrupted;
+			lp.progress_s = o->progress_s;
+			lp.progress = on_progress;
+			lp.progress_arg = rs->recipe;
+			if (!o->quiet)
+			{
+				printf("%spoint %d of %d: clients %d, repeat %d of %d\n",
+					   order ? "\n" : "", order + 1, npoints, wl[0].clients,
+					   rep + 1, repeat);
+				fflush(stdout);
+			}
+			if (load_run(&lp, &res, err) < 0)
+			{
+				if (res.w)
+					load_result_release(&res);
+				rc = -1;
+				break;
+			}
+			for (int i = 0; i < r->nworkloads && rc == 0; i++)
+			{
+				if (!o->quiet)
+					print_summary(rs, &wl[i], &res.w[i], res.conn_ms);
+				rc =
+					store_point(rs, &wl[i], &res.w[i], rep, order, res.conn_ms,
+								(double) lp.duration_ns / 1e9, err);
+				if (res.w[i].aborted_clients)
+				{
+					if (rs->aborted_clients == 0)
+						snprintf(rs->abort_reason, sizeof(rs->abort_reason),
+								 "workload %s: %s", wl[i].name,
+								 res.w[i].first_error);
+					rs->aborted_clients += res.w[i].aborted_clients;
+				}
+			}
+			fflush(stdout);
+			load_result_release(&res);
+			if (rc == 0)
+				rs->points_done++;
+			order++;
+		}
+	}
+	free(wl);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	/* 1,000+ clients need 1,000+ sockets; the soft limit is often 1024 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+	{
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int
+run_fn(int argc, char **argv)
+{
+	struct run_state rs;
+	struct pgc_error err;
+	struct store_variant var;
+	struct host_facts host;
+	struct store_run run;
+	char *cmdline = NULL, *sha = NULL;
+	int rc;
+	bool run_started = false;
+	const char *status = "failed";
+
+	if (cmd_wants_help(&cmd_run, argc, argv))
+		return EXIT_OK;
+	memset(&rs, 0, sizeof(rs));
+	memset(&var, 0, sizeof(var));
+	error_clear(&err);
+	if ((rc = parse_options(argc, argv, &rs.o)) != 0)
+		return rc;
+	if (!rs.o.seed_set && getrandom(&rs.o.seed, sizeof(rs.o.seed), 0) !=
+							  (ssize_t) sizeof(rs.o.seed))
+		rs.o.seed = (uint64_t) clock_now_ns();
+	rs.o.seed &= INT64_MAX; /* SQLite integers are signed */
+
+	rs.recipe = recipe_load(rs.o.recipe_path, &err);
+	if (rs.recipe == NULL)
+		goto out;
+	raise_nofile();
+	cmd_install_signals();
+
+	if (rs.o.db)
+		snprintf(rs.db_path, sizeof(rs.db_path), "%s", rs.o.db);
+	else
+		store_default_path(rs.db_path, sizeof(rs.db_path));
+	if ((rs.store = store_open(rs.db_path, &err)) == NULL)
+		goto out;
+
+	host_facts(&host);
+	cmdline = command_line(argc, argv);
+	sha = sha256_hex(rs.recipe->text);
+	memset(&run, 0, sizeof(run));
+	run.recipe = rs.recipe->name;
+	run.recipe_path = rs.recipe->path;
+	run.recipe_text = rs.recipe->text;
+	run.recipe_sha256 = sha;
+	run.command_line = cmdline;
+	run.seed = rs.o.seed;
+	run.host_name = host.name;
+	run.host_cpu = host.cpu;
+	run.host_cores = host.cores;
+	run.host_mem_bytes = host.mem_bytes;
+	run.host_kernel = host.kernel;
+	if (store_run_begin(rs.store, &run, &rs.run_id, &err) < 0)
+		goto out;
+	run_started = true;
+
+	var.name = "default";
+	if (start_target(&rs, &var, &err) < 0)
+		goto out;
+	if (cmd_interrupted)
+	{
+		error_set(&err, PGC_ERR_INTERRUPTED, "interrupted");
+		goto out;
+	}
+	if (server_provenance(&rs, &var, &err) < 0 ||
+		store_variant_add(rs.store, rs.run_id, &var, &err) < 0)
+		goto out;
+	if (!rs.o.quiet)
+		printf("pgcliff %s: run %" PRId64
+			   " of recipe %s on PostgreSQL %s (%s)\n",
+			   PGCLIFF_VERSION, rs.run_id, rs.recipe->name,
+			   rs.server_version ? rs.server_version : "?",
+			   rs.cluster ? "managed" : "external");
+	if (run_sql_list(&rs, rs.recipe->setup, rs.recipe->nsetup, "setup", &err) <
+		0)
+		goto out;
+	if (run_points(&rs, &err) < 0)
+		goto out;
+
+	if (rs.aborted_clients)
+	{
+		error_set(&err, PGC_ERR_INTERRUPTED,
+				  "%d client%s aborted during the run", rs.aborted_clients,
+				  rs.aborted_clients == 1 ? "" : "s");
+		error_detail(&err, "%s", rs.abort_reason);
+		goto out;
+	}
+	status = "ok";
+
+out:
+	if (err.kind == PGC_ERR_INTERRUPTED)
+		status = "interrupted";
+	if (rs.cluster)
+	{
+		bool keep = rs.o.keep_logs || err.kind != PGC_ERR_NONE;
+
+		if (keep)
+			fprintf(stderr, "server log: %s\n", cluster_log_path(rs.cluster));
+		cluster_destroy(rs.cluster, keep);
+		rs.cluster = NULL;
+	}
+	if (rs.nrows > 0)
+	{
+		struct strbuf table = STRBUF_INIT;
+
+		report_sweep_table(&table, rs.rows, rs.nrows);
+		printf("\n%s", table.buf);
+		strbuf_release(&table);
+	}
+	if (run_started)
+	{
+		struct pgc_error ferr;
+		char errtext[sizeof(err.message) + sizeof(err.detail) + 16];
+
+		snprintf(errtext, sizeof(errtext), "%s%s%s", err.message,
+				 err.detail[0] ? ": " : "", err.detail);
+		error_clear(&ferr);
+		if (store_run_finish(rs.store, rs.run_id, status,
+							 err.kind == PGC_ERR_NONE ? NULL : errtext,
+							 &ferr) < 0)
+		{
+			cmd_print_error(&ferr);
+			if (err.kind == PGC_ERR_NONE)
+				err = ferr;
+		}
+		printf("run %" PRId64 " stored in %s (status %s, %d point%s)\n",
+			   rs.run_id, rs.db_path, status, rs.points_done,
+			   rs.points_done == 1 ? "" : "s");
+	}
+	fflush(stdout);
+	if (err.kind != PGC_ERR_NONE)
+		cmd_print_error(&err);
+	rc = cmd_exit_code(&err);
+
+	store_close(rs.store);
+	recipe_free(rs.recipe);
+	if (rs.target_opts)
+		PQconninfoFree(rs.target_opts);
+	free((char *) var.settings);
+	free((char *) var.gucs);
+	free((char *) var.target);
+	free(rs.server_version);
+	free(rs.rows);
+	free(rs.o.clients);
+	free(cmdline);
+	free(sha);
+	return rc;
+}

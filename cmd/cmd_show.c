@@ -1,0 +1,177 @@
+/*
+ * cmd_show.c - `pgcliff show RUN`: one run's provenance, its points and,
+ * with --series, the per-second counts of every point.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "report.h"
+#include "store.h"
+
+static int show_fn(int argc, char **argv);
+
+const struct cmd cmd_show = {
+	.name = "show",
+	.summary = "show one stored run: provenance, points, series",
+	.usage =
+		"usage: pgcliff show RUN [--series] [--db PATH]\n"
+		"\n"
+		"Prints the run's provenance (recipe, command line, host, server\n"
+		"version and non-default settings), every point with tps and latency\n"
+		"percentiles, and with --series the per-second transaction counts.\n",
+	.fn = show_fn,
+};
+
+static void
+print_points(const struct store_point_row *p, int n)
+{
+	printf("\n%5s %-12s %7s %5s %4s %12s %10s %8s %9s %9s %9s %9s %9s %8s\n",
+		   "order", "workload", "clients", "jobs", "rep", "transactions",
+		   "tps", "failed", "avg ms", "p50 ms", "p90 ms", "p99 ms", "max ms",
+		   "conn ms");
+	for (int i = 0; i < n; i++)
+		printf("%5d %-12s %7d %5d %4d %12" PRIu64 " %10.1f %8" PRIu64
+			   " %9.3f %9.3f %9.3f %9.3f %9.3f %8.1f%s%s\n",
+			   p[i].order_idx, p[i].workload, p[i].clients, p[i].jobs,
+			   p[i].repeat_idx + 1, p[i].transactions, p[i].tps, p[i].failures,
+			   p[i].lat_avg_ms, p[i].lat_p50_ms, p[i].lat_p90_ms,
+			   p[i].lat_p99_ms, p[i].lat_max_ms, p[i].conn_ms,
+			   strcmp(p[i].failures_by_class, "{}") ? "  failures " : "",
+			   strcmp(p[i].failures_by_class, "{}") ? p[i].failures_by_class
+													: "");
+}
+
+static int
+show_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"series", no_argument, NULL, 's'},
+		{"db", required_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0}};
+	const char *db = NULL;
+	char path[1024];
+	char *end;
+	bool series = false;
+	int ch, np = 0, nv = 0, rc = EXIT_OK;
+	int64_t id;
+	struct pgc_error err;
+	struct store *st;
+	struct store_run_row run;
+	struct store_point_row *points = NULL;
+	struct store_variant_row *vars = NULL;
+
+	if (cmd_wants_help(&cmd_show, argc, argv))
+		return EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 's':
+				series = true;
+				break;
+			case 'd':
+				db = optarg;
+				break;
+			case ':':
+				return cmd_usage_error(&cmd_show, "option '%s' needs a value",
+									   argv[optind - 1]);
+			default:
+				return cmd_usage_error(&cmd_show, "unknown option '%s'",
+									   argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error(&cmd_show, "no run given");
+	id = strtoll(argv[optind], &end, 10);
+	if (*end || id < 1)
+		return cmd_usage_error(&cmd_show, "invalid run id \"%s\"",
+							   argv[optind]);
+	if (optind + 1 < argc)
+		return cmd_usage_error(&cmd_show, "unexpected argument '%s'",
+							   argv[optind + 1]);
+
+	error_clear(&err);
+	if (db)
+		snprintf(path, sizeof(path), "%s", db);
+	else
+		store_default_path(path, sizeof(path));
+	if ((st = store_open(path, &err)) == NULL)
+	{
+		cmd_print_error(&err);
+		return cmd_exit_code(&err);
+	}
+	if (store_get_run(st, id, &run, &err) < 0)
+	{
+		cmd_print_error(&err);
+		store_close(st);
+		return cmd_exit_code(&err);
+	}
+	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
+		   run.status);
+	if (run.error)
+		printf("error:    %s\n", run.error);
+	printf("started:  %s UTC\nended:    %s%s\n", run.started_at,
+		   run.ended_at ? run.ended_at : "(never: the process died)",
+		   run.ended_at ? " UTC" : "");
+	printf("recipe:   %s (sha256 %s)\n",
+		   run.recipe_path ? run.recipe_path : "?", run.recipe_sha256);
+	printf("command:  %s\n", run.command_line);
+	printf("pgcliff:  %s, seed %" PRId64 "\n", run.tool_version, run.seed);
+	printf("host:     %s\n", run.host);
+	if (store_get_variants(st, id, &vars, &nv, &err) == 0)
+		for (int i = 0; i < nv; i++)
+		{
+			printf("variant %s (%s): PostgreSQL %s%s%s%s%s\n", vars[i].name,
+				   vars[i].kind,
+				   vars[i].server_version ? vars[i].server_version : "?",
+				   vars[i].bindir ? ", bindir " : "",
+				   vars[i].bindir ? vars[i].bindir : "",
+				   vars[i].target ? ", target " : "",
+				   vars[i].target ? vars[i].target : "");
+			printf("  recipe settings:      %s\n",
+				   vars[i].gucs ? vars[i].gucs : "{}");
+			printf("  non-default settings: %s\n",
+				   vars[i].settings ? vars[i].settings : "{}");
+		}
+	store_variants_free(vars, nv);
+	if (store_get_points(st, id, &points, &np, &err) < 0)
+		rc = cmd_exit_code(&err);
+	else
+	{
+		print_points(points, np);
+		if (series)
+			for (int i = 0; i < np; i++)
+			{
+				struct store_series_row *s = NULL;
+				int ns = 0;
+
+				if (store_get_series(st, points[i].id, &s, &ns, &err) < 0)
+				{
+					rc = cmd_exit_code(&err);
+					break;
+				}
+				printf("\nseries of point %d (%s, %d clients, repeat %d):\n"
+					   "%6s %12s %8s %9s %9s\n",
+					   points[i].order_idx, points[i].workload,
+					   points[i].clients, points[i].repeat_idx + 1, "second",
+					   "transactions", "failed", "avg ms", "max ms");
+				for (int k = 0; k < ns; k++)
+					printf("%6d %12" PRIu64 " %8" PRIu64 " %9.3f %9.3f\n",
+						   s[k].second, s[k].transactions, s[k].failures,
+						   s[k].lat_avg_ms, s[k].lat_max_ms);
+				free(s);
+			}
+	}
+	if (rc != EXIT_OK)
+		cmd_print_error(&err);
+	store_points_free(points, np);
+	store_run_row_release(&run);
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,156 @@
+/*
+ * diag.c - printing errors the way pgbench and compilers do, exit codes
+ * and signal handling shared by the commands.
+ */
+#include "cmd.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t cmd_interrupted = 0;
+
+static void
+on_signal(int sig)
+{
+	(void) sig;
+	cmd_interrupted = 1;
+}
+
+void
+cmd_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int
+cmd_exit_code(const struct pgc_error *err)
+{
+	switch (err->kind)
+	{
+		case PGC_ERR_NONE:
+			return EXIT_OK;
+		case PGC_ERR_USAGE:
+			return EXIT_USAGE;
+		case PGC_ERR_RECIPE:
+		case PGC_ERR_SQL:
+			return EXIT_DATAERR;
+		case PGC_ERR_UNAVAILABLE:
+			return EXIT_UNAVAILABLE;
+		case PGC_ERR_INTERRUPTED:
+			return EXIT_TEMPFAIL;
+		case PGC_ERR_STORE:
+		case PGC_ERR_IO:
+		case PGC_ERR_INTERNAL:
+			return EXIT_SOFTWARE;
+	}
+	return EXIT_SOFTWARE;
+}
+
+/* The LINE-th line (1-based) of FILE, or NULL. Caller frees. */
+static char *
+source_line(const char *file, int line)
+{
+	struct pgc_error ignored;
+	char *text = file_read_all(file, NULL, &ignored);
+	char *p, *out = NULL;
+
+	if (text == NULL)
+		return NULL;
+	p = text;
+	for (int l = 1; l < line && p; l++)
+	{
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (p)
+		out = xstrndup(p, strcspn(p, "\n"));
+	free(text);
+	return out;
+}
+
+void
+cmd_print_error(const struct pgc_error *err)
+{
+	char *src = NULL;
+
+	if (err->file[0] && err->line > 0)
+	{
+		fprintf(stderr, "%s:%d:%d: error: %s", err->file, err->line, err->col,
+				err->message);
+		src = source_line(err->file, err->line);
+	}
+	else
+		fprintf(stderr, "pgcliff: error: %s", err->message);
+	if (err->sqlstate[0])
+		fprintf(stderr, " (SQLSTATE %s)", err->sqlstate);
+	fputc('\n', stderr);
+	if (src && err->col > 0 && (size_t) err->col <= strlen(src) + 1)
+	{
+		/* keep tabs so the caret lines up under the same text */
+		fprintf(stderr, "    %s\n    ", src);
+		for (int i = 0; i < err->col - 1; i++)
+			fputc(src[i] == '\t' ? '\t' : ' ', stderr);
+		fputc('^', stderr);
+		for (int i = 1; i < err->span; i++)
+			fputc('~', stderr);
+		fputc('\n', stderr);
+	}
+	free(src);
+	if (err->detail[0])
+	{
+		const char *p = err->detail;
+
+		/* multi-line details (log tails) are indented under "detail:" */
+		fprintf(stderr, "detail: ");
+		for (; *p; p++)
+		{
+			fputc(*p, stderr);
+			if (*p == '\n' && p[1])
+				fputs("        ", stderr);
+		}
+		fputc('\n', stderr);
+	}
+	if (err->hint[0])
+		fprintf(stderr, "hint: %s\n", err->hint);
+}
+
+int
+cmd_usage_error(const struct cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pgcliff %s: ", c->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nhint: see 'pgcliff %s --help'\n", c->name);
+	return EXIT_USAGE;
+}
+
+int
+cmd_wants_help(const struct cmd *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+	{
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+		{
+			fputs(c->usage, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,146 @@
+/*
+ * main.c - pgcliff's entry point: one sorted command table, exact-match
+ * lookup, "did you mean" on a miss, and `help` generated from the table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static int help_fn(int argc, char **argv);
+
+static const struct cmd cmd_help = {
+	.name = "help",
+	.summary = "show the commands, or one command's options",
+	.usage = "usage: pgcliff help [COMMAND]\n",
+	.fn = help_fn,
+};
+
+/* sorted by name; `help` lists them in this order */
+static const struct cmd *const commands[] = {
+	&cmd_help, &cmd_list, &cmd_recipe_check, &cmd_run, &cmd_show,
+};
+
+static const char exit_codes[] =
+	"exit codes:\n"
+	"  0   success\n"
+	"  64  usage error (bad command line)\n"
+	"  65  invalid recipe or script, or the server rejected the recipe's SQL\n"
+	"  69  PostgreSQL or the managed cluster unavailable\n"
+	"  70  internal error or store failure\n"
+	"  75  run aborted or interrupted (partial results stored)\n";
+
+static void
+print_overview(FILE *f)
+{
+	fprintf(
+		f,
+		"pgcliff %s - run PostgreSQL benchmark recipes, keep every result\n\n",
+		PGCLIFF_VERSION);
+	fprintf(f, "usage: pgcliff COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < lengthof(commands); i++)
+		fprintf(f, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\n'pgcliff COMMAND --help' shows a command's options.\n\n%s",
+			exit_codes);
+}
+
+static const struct cmd *
+find_command(const char *name)
+{
+	for (size_t i = 0; i < lengthof(commands); i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static void
+suggest(const char *name)
+{
+	const char *names[lengthof(commands) + 1];
+	const char *near;
+
+	for (size_t i = 0; i < lengthof(commands); i++)
+		names[i] = commands[i]->name;
+	names[lengthof(commands)] = NULL;
+	near = nearest_word(name, names);
+	fprintf(stderr, "pgcliff: unknown command '%s'\n", name);
+	if (near)
+		fprintf(stderr, "hint: did you mean '%s'?\n", near);
+	else
+		fprintf(stderr, "hint: 'pgcliff help' lists the commands\n");
+}
+
+static int
+help_fn(int argc, char **argv)
+{
+	const struct cmd *c;
+	char name[128];
+
+	if (argc < 2)
+	{
+		print_overview(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 3)
+		snprintf(name, sizeof(name), "%s %s", argv[1], argv[2]);
+	else
+		snprintf(name, sizeof(name), "%s", argv[1]);
+	c = find_command(name);
+	if (c == NULL && argc >= 3)
+		c = find_command(argv[1]);
+	if (c == NULL)
+	{
+		suggest(argv[1]);
+		return EXIT_USAGE;
+	}
+	fputs(c->usage, stdout);
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd *c;
+	char name[128];
+	int shift = 1;
+
+	if (argc < 2)
+	{
+		print_overview(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+	{
+		printf("pgcliff %s\n", PGCLIFF_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+	{
+		print_overview(stdout);
+		return EXIT_OK;
+	}
+	/* two-word commands: "recipe check" */
+	c = NULL;
+	if (argc >= 3)
+	{
+		snprintf(name, sizeof(name), "%s %s", argv[1], argv[2]);
+		c = find_command(name);
+		if (c)
+			shift = 2;
+	}
+	if (c == NULL)
+		c = find_command(argv[1]);
+	if (c == NULL)
+	{
+		if (strcmp(argv[1], "recipe") == 0)
+		{
+			fprintf(stderr, "pgcliff recipe: expected a subcommand: check\n");
+			return EXIT_USAGE;
+		}
+		suggest(argv[1]);
+		return EXIT_USAGE;
+	}
+	/* the command sees argv[0] = its name, like a program of its own */
+	return c->fn(argc - shift, argv + shift);
+}

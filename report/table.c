@@ -1,0 +1,120 @@
+/*
+ * table.c - the clients x (tps, p50, p99) table printed after a run.
+ * Groups the points by workload and client count; repeats are summarised
+ * by their median, and min/max when there are several.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+double
+report_median(const double *values, int n)
+{
+	double *v = xmalloc((size_t) n * sizeof(double));
+	double m;
+
+	memcpy(v, values, (size_t) n * sizeof(double));
+	qsort(v, (size_t) n, sizeof(double), cmp_double);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct report_row *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	if (c)
+		return c;
+	return (x->clients > y->clients) - (x->clients < y->clients);
+}
+
+void
+report_sweep_table(struct strbuf *out, const struct report_row *rows,
+				   int nrows)
+{
+	struct report_row *sorted;
+	double *tps, *p50, *p99;
+	int maxrep = 1;
+
+	if (nrows == 0)
+	{
+		strbuf_addstr(out, "(no points measured)\n");
+		return;
+	}
+	sorted = xmalloc((size_t) nrows * sizeof(*sorted));
+	memcpy(sorted, rows, (size_t) nrows * sizeof(*sorted));
+	qsort(sorted, (size_t) nrows, sizeof(*sorted), cmp_row);
+	tps = xmalloc((size_t) nrows * sizeof(double));
+	p50 = xmalloc((size_t) nrows * sizeof(double));
+	p99 = xmalloc((size_t) nrows * sizeof(double));
+
+	for (int i = 0, j; i < nrows; i = j)
+	{
+		for (j = i; j < nrows && cmp_row(&sorted[i], &sorted[j]) == 0; j++)
+			;
+		if (j - i > maxrep)
+			maxrep = j - i;
+	}
+
+	for (int i = 0, j; i < nrows; i = j)
+	{
+		int n;
+		double lo, hi;
+		unsigned long long fail = 0;
+
+		if (i == 0 || strcmp(sorted[i].workload, sorted[i - 1].workload) != 0)
+		{
+			strbuf_addf(out, "%sworkload %s\n", i ? "\n" : "",
+						sorted[i].workload);
+			if (maxrep > 1)
+				strbuf_addstr(
+					out,
+					" clients  jobs  repeats   tps(median)       min       max    p50 ms    p99 ms  failed\n");
+			else
+				strbuf_addstr(
+					out,
+					" clients  jobs            tps    p50 ms    p99 ms  failed\n");
+		}
+		for (j = i; j < nrows && cmp_row(&sorted[i], &sorted[j]) == 0; j++)
+		{
+			tps[j - i] = sorted[j].tps;
+			p50[j - i] = sorted[j].p50_ms;
+			p99[j - i] = sorted[j].p99_ms;
+			fail += sorted[j].failures;
+		}
+		n = j - i;
+		lo = hi = tps[0];
+		for (int k = 1; k < n; k++)
+		{
+			if (tps[k] < lo)
+				lo = tps[k];
+			if (tps[k] > hi)
+				hi = tps[k];
+		}
+		if (maxrep > 1)
+			strbuf_addf(
+				out, "%8d %5d %8d %13.1f %9.1f %9.1f %9.3f %9.3f %7llu\n",
+				sorted[i].clients, sorted[i].jobs, n, report_median(tps, n),
+				lo, hi, report_median(p50, n), report_median(p99, n), fail);
+		else
+			strbuf_addf(out, "%8d %5d %14.1f %9.3f %9.3f %7llu\n",
+						sorted[i].clients, sorted[i].jobs, tps[0], p50[0],
+						p99[0], fail);
+	}
+	free(tps);
+	free(p50);
+	free(p99);
+	free(sorted);
+}
