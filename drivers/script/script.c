@@ -122,12 +122,17 @@ var_slot(struct script *s, const char *name, size_t len, bool create)
 	return s->nvars++;
 }
 
-/* pgbench's parseVariable(): letters, digits, '_' and non-ASCII bytes. */
+/*
+ * pgbench's parseVariable(): a letter, '_' or non-ASCII byte, then also
+ * digits, so the ":2" of "x[1:2]" is no variable.
+ */
 static size_t
 var_name_len(const char *p)
 {
 	size_t n = 0;
 
+	if (isdigit((unsigned char) p[0]))
+		return 0;
 	while (isalnum((unsigned char) p[n]) || p[n] == '_' ||
 		   ((unsigned char) p[n] & 0x80))
 		n++;
@@ -285,6 +290,9 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 			i++;
 			continue;
 		}
+		/* only comments so far: the meta-command starts the next command */
+		if (ch == '\\' && !*has_code)
+			break;
 		*has_code = true;
 		if (ch == '\'' || ch == '"')
 		{
@@ -742,7 +750,8 @@ script_parse(const char *name, const char *text,
 				c->stmt_name = xasprintf("P%d", s->ncmds - 1);
 				s->nsql++;
 			}
-			i = end < p.len ? end + 1 : end;
+			/* step over the ';', but not over a meta-command's backslash */
+			i = end < p.len && p.text[end] == ';' ? end + 1 : end;
 		}
 	}
 	if (s->ncmds == 0 || s->nsql == 0)
