@@ -918,7 +918,11 @@ recipe_load(const char *path, struct pgc_error *err)
 	struct recipe *r;
 
 	if (text == NULL)
+	{
+		/* a recipe that cannot be read is bad input, not a tool failure */
+		err->kind = PGC_ERR_RECIPE;
 		return NULL;
+	}
 	if (strlen(text) == 0)
 	{
 		free(text);
