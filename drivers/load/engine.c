@@ -19,7 +19,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#define CONNECT_WINDOW 64 /* connection attempts in flight per thread */
+#define CONNECT_WINDOW 8 /* connection attempts in flight per thread */
 #define MAX_EVENTS     256
 #define TICK_MS        100          /* longest sleep before checking flags */
 #define GRACE_NS       1000000000LL /* wait for in-flight work after the window */
