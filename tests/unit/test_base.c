@@ -1,0 +1,53 @@
+/*
+ * test_base.c - the foundation: strbuf, errors, edit distance and hints.
+ */
+#include <stdlib.h>
+
+#include "base.h"
+#include "test.h"
+
+int
+main(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pgc_error err;
+	static const char *const keys[] = {"clients", "jobs", "protocol", NULL};
+	char *p;
+
+	strbuf_addstr(&sb, "a");
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addch(&sb, 'y');
+	CHECK_INT(sb.len, 5 + 1000);
+	CHECK(strncmp(sb.buf, "a42-xy", 6) == 0);
+	strbuf_reset(&sb);
+	CHECK_STR(sb.buf, "");
+	strbuf_add_json_str(&sb, "q\"\\\n\t\x01");
+	CHECK_STR(sb.buf, "\"q\\\"\\\\\\n\\t\\u0001\"");
+	p = strbuf_detach(&sb);
+	CHECK(sb.len == 0);
+	free(p);
+	p = strbuf_detach(&sb); /* detaching an empty buffer gives "" */
+	CHECK_STR(p, "");
+	free(p);
+
+	error_set(&err, PGC_ERR_RECIPE, "unknown key '%s'", "clinets");
+	error_at(&err, "r.yaml", 3, 5, 7);
+	error_hint(&err, "did you mean '%s'?", "clients");
+	CHECK_STR(err.message, "unknown key 'clinets'");
+	CHECK_INT(err.line, 3);
+	CHECK_INT(err.span, 7);
+	error_set(&err, PGC_ERR_SQL, "again");
+	CHECK_INT(err.line, 0); /* error_set clears the place */
+	CHECK_STR(err.hint, "");
+
+	CHECK_INT(edit_distance("clinets", "clients"), 2);
+	CHECK_INT(edit_distance("", "abc"), 3);
+	CHECK_INT(edit_distance("jobs", "jobs"), 0);
+	CHECK_STR(nearest_word("clinets", keys), "clients");
+	CHECK_STR(nearest_word("job", keys), "jobs");
+	CHECK(nearest_word("zzzzzz", keys) == NULL);
+
+	CHECK(clock_now_ns() > 0);
+	TEST_MAIN_END("test_base");
+}

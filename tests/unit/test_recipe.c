@@ -1,0 +1,201 @@
+/*
+ * test_recipe.c - data-driven recipe loader tests.
+ *
+ *   test_recipe BAD_DIR GOOD_DIR...
+ *
+ * Every BAD_DIR/NAME.yaml starts with comment lines naming its exact
+ * diagnostic ("# error: LINE:COL: MESSAGE", optional "# hint: HINT");
+ * adding a case is adding a file.  Every *.yaml in the GOOD_DIRs must
+ * load.  Also unit checks of durations and the loaded model.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "recipe.h"
+#include "test.h"
+
+/* Value of the "# KEY: " header line in TEXT, or NULL. Caller frees. */
+static char *
+header(const char *text, const char *key)
+{
+	char prefix[64];
+	const char *p = text;
+
+	snprintf(prefix, sizeof(prefix), "# %s: ", key);
+	while (p && *p == '#')
+	{
+		if (strncmp(p, prefix, strlen(prefix)) == 0)
+		{
+			p += strlen(prefix);
+			return xstrndup(p, strcspn(p, "\n"));
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static int
+yaml_files(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	*out = NULL;
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+	{
+		size_t len = strlen(de->d_name);
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") != 0)
+			continue;
+		*out = xrealloc(*out, (size_t) (n + 1) * sizeof(char *));
+		(*out)[n++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+static int nbad;
+
+static void
+check_bad(const char *path)
+{
+	struct pgc_error err;
+	char *text = file_read_all(path, NULL, &err);
+	char *want = text ? header(text, "error") : NULL;
+	char *want_hint = text ? header(text, "hint") : NULL;
+	char got[1200];
+	struct recipe *r;
+
+	CHECK(want != NULL);
+	if (want == NULL)
+	{
+		fprintf(stderr, "  %s: no '# error:' header\n", path);
+		free(text);
+		return;
+	}
+	error_clear(&err);
+	r = recipe_load(path, &err);
+	CHECK(r == NULL);
+	recipe_free(r);
+	snprintf(got, sizeof(got), "%d:%d: %s", err.line, err.col, err.message);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "  in %s\n", path);
+	CHECK_STR(got, want);
+	CHECK(err.kind == PGC_ERR_RECIPE || err.kind == PGC_ERR_IO);
+	if (want_hint || err.hint[0])
+	{
+		if (strcmp(err.hint, want_hint ? want_hint : "") != 0)
+			fprintf(stderr, "  in %s\n", path);
+		CHECK_STR(err.hint, want_hint ? want_hint : "");
+	}
+	nbad++;
+	free(want);
+	free(want_hint);
+	free(text);
+}
+
+int
+main(int argc, char **argv)
+{
+	char **files;
+	int n;
+	struct pgc_error err;
+	struct recipe *r;
+
+	if (argc < 2)
+	{
+		fprintf(stderr, "usage: test_recipe BAD_DIR [GOOD_DIR...]\n");
+		return 2;
+	}
+	n = yaml_files(argv[1], &files);
+	for (int i = 0; i < n; i++)
+	{
+		check_bad(files[i]);
+		free(files[i]);
+	}
+	free(files);
+	printf("bad recipes checked: %d\n", nbad);
+	CHECK(nbad >= 25);
+
+	for (int d = 2; d < argc; d++)
+	{
+		n = yaml_files(argv[d], &files);
+		CHECK(n > 0);
+		for (int i = 0; i < n; i++)
+		{
+			error_clear(&err);
+			r = recipe_load(files[i], &err);
+			if (r == NULL)
+				fprintf(stderr, "  %s:%d:%d: %s\n", files[i], err.line,
+						err.col, err.message);
+			CHECK(r != NULL);
+			recipe_free(r);
+			free(files[i]);
+		}
+		free(files);
+	}
+
+	/* durations */
+	CHECK_INT(recipe_parse_duration_us("5s"), 5000000);
+	CHECK_INT(recipe_parse_duration_us("500ms"), 500000);
+	CHECK_INT(recipe_parse_duration_us("2min"), 120000000);
+	CHECK_INT(recipe_parse_duration_us("1h"), 3600000000LL);
+	CHECK_INT(recipe_parse_duration_us("90"), 90000000);
+	CHECK_INT(recipe_parse_duration_us("1.5s"), 1500000);
+	CHECK_INT(recipe_parse_duration_us("250us"), 250);
+	CHECK_INT(recipe_parse_duration_us("5 s"), 5000000);
+	CHECK_INT(recipe_parse_duration_us("5x"), -1);
+	CHECK_INT(recipe_parse_duration_us("-5s"), -1);
+	CHECK_INT(recipe_parse_duration_us("s"), -1);
+	CHECK_INT(recipe_parse_duration_us(""), -1);
+	CHECK_INT(recipe_parse_duration_us("5sec"), -1);
+
+	/* the model of a full recipe */
+	error_clear(&err);
+	r = recipe_load_text(
+		"mem.yaml",
+		"recipe: m\n"
+		"server: {fsync: 'off', max_connections: 500}\n"
+		"setup: create table t(a int)\n"
+		"duration: 3s\nwarmup: 1s\nrepeat: 2\n"
+		"workloads:\n"
+		"  a: {protocol: extended, script: 'SELECT 1'}\n"
+		"  b:\n    clients: 3\n    jobs: 2\n    script: |\n"
+		"      \\set x random(1, 9)\n      SELECT :x\n"
+		"sweep: {clients: [1, 8, 64], jobs: [1, 2, 4], workloads: [a]}\n"
+		"measure: b.p99\n",
+		&err);
+	CHECK(r != NULL);
+	if (r)
+	{
+		CHECK_STR(r->name, "m");
+		CHECK_INT(r->ngucs, 2);
+		CHECK_STR(r->gucs[0].name, "fsync");
+		CHECK_STR(r->gucs[0].value, "off");
+		CHECK_INT(r->gucs[1].pos.line, 2);
+		CHECK_INT(r->nsetup, 1);
+		CHECK_INT(r->duration_us, 3000000);
+		CHECK_INT(r->warmup_us, 1000000);
+		CHECK_INT(r->repeat, 2);
+		CHECK_INT(r->nworkloads, 2);
+		CHECK_INT(r->workloads[0].protocol, RECIPE_PROTO_EXTENDED);
+		CHECK(r->workloads[0].swept);
+		CHECK(!r->workloads[1].swept);
+		CHECK_INT(r->workloads[1].clients, 3);
+		CHECK_INT(r->workloads[1].jobs, 2);
+		/* the literal block's script maps to its lines in the file */
+		CHECK_INT(r->workloads[1].script->origin.first_line, 13);
+		CHECK_INT(r->workloads[1].script->origin.indent, 6);
+		CHECK_INT(r->nsweep_clients, 3);
+		CHECK_INT(recipe_sweep_jobs(r, 2, 64), 4);
+		CHECK_STR(r->measure_workload, "b");
+		CHECK_STR(r->measure_metric, "p99");
+		recipe_free(r);
+	}
+	TEST_MAIN_END("test_recipe");
+}

@@ -1,0 +1,185 @@
+/*
+ * test_store.c - the store: a full round trip in :memory:, migrations and
+ * reopening of a file, refusal of a newer schema, concurrent writers.
+ */
+#include <stdlib.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "test.h"
+
+static int64_t
+add_run(struct store *st, const char *recipe)
+{
+	struct store_run run;
+	struct pgc_error err;
+	int64_t id = -1;
+
+	memset(&run, 0, sizeof(run));
+	run.recipe = recipe;
+	run.recipe_text = "recipe: x\n";
+	run.recipe_sha256 = "abc";
+	run.command_line = "pgcliff run x.yaml";
+	run.seed = 7;
+	run.host_cores = 2;
+	CHECK_INT(store_run_begin(st, &run, &id, &err), 0);
+	return id;
+}
+
+static void
+add_point(struct store *st, int64_t run, int clients, int order)
+{
+	struct store_point p;
+	struct store_series_row series[3] = {
+		{0, 10, 0, 1.0, 2.0}, {1, 20, 1, 1.5, 3.0}, {2, 30, 0, 1.2, 2.5}};
+	struct pgc_error err;
+
+	memset(&p, 0, sizeof(p));
+	p.variant = "default";
+	p.workload = "w";
+	p.clients = clients;
+	p.jobs = 1;
+	p.order_idx = order;
+	p.protocol = "prepared";
+	p.duration_s = 3;
+	p.transactions = 60;
+	p.failures = 1;
+	p.failures_by_class = "{\"40\": 1}";
+	p.tps = 20;
+	p.lat_p99_ms = 2.5;
+	p.histogram = "0;0;0;0;0;";
+	p.series = series;
+	p.nseries = 3;
+	CHECK_INT(store_point_add(st, run, &p, NULL, &err), 0);
+}
+
+int
+main(void)
+{
+	struct pgc_error err;
+	struct store *st = store_open(":memory:", &err);
+	struct store_run_row *runs;
+	struct store_point_row *pts;
+	struct store_series_row *ser;
+	struct store_variant_row *vars;
+	struct store_variant v;
+	struct store_run_row one;
+	int n, np, ns, nv;
+	int64_t r1, r2;
+	char path[] = "/tmp/pgcliff-test-store-XXXXXX";
+	char dbfile[256];
+
+	CHECK(st != NULL);
+	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
+	r1 = add_run(st, "alpha");
+	r2 = add_run(st, "beta");
+	CHECK(r2 > r1);
+	memset(&v, 0, sizeof(v));
+	v.name = "default";
+	v.kind = "managed";
+	v.server_version = "15.18";
+	v.settings = "{\"fsync\": \"off\"}";
+	CHECK_INT(store_variant_add(st, r1, &v, &err), 0);
+	add_point(st, r1, 1, 0);
+	add_point(st, r1, 4, 1);
+	CHECK_INT(store_run_finish(st, r1, "ok", NULL, &err), 0);
+	CHECK_INT(store_run_finish(st, r2, "interrupted", "interrupted", &err), 0);
+
+	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 2);
+	CHECK_INT(runs[0].id, r2); /* newest first */
+	CHECK_STR(runs[1].status, "ok");
+	CHECK_INT(runs[1].npoints, 2);
+	CHECK_STR(runs[1].variants, "default");
+	store_runs_free(runs, n);
+	CHECK_INT(store_list_runs(st, "beta", NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 1);
+	store_runs_free(runs, n);
+	CHECK_INT(store_list_runs(st, NULL, "default", 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 1);
+	store_runs_free(runs, n);
+
+	CHECK_INT(store_get_run(st, r2, &one, &err), 0);
+	CHECK_STR(one.error, "interrupted");
+	store_run_row_release(&one);
+	CHECK_INT(store_get_run(st, 999, &one, &err), -1);
+	CHECK_INT(err.kind, PGC_ERR_USAGE);
+
+	CHECK_INT(store_get_variants(st, r1, &vars, &nv, &err), 0);
+	CHECK_INT(nv, 1);
+	CHECK_STR(vars[0].settings, "{\"fsync\": \"off\"}");
+	store_variants_free(vars, nv);
+
+	CHECK_INT(store_get_points(st, r1, &pts, &np, &err), 0);
+	CHECK_INT(np, 2);
+	CHECK_INT(pts[1].clients, 4);
+	CHECK_INT(pts[0].transactions, 60);
+	CHECK_STR(pts[0].failures_by_class, "{\"40\": 1}");
+	CHECK_INT(store_get_series(st, pts[0].id, &ser, &ns, &err), 0);
+	CHECK_INT(ns, 3);
+	CHECK_INT(ser[0].transactions + ser[1].transactions + ser[2].transactions,
+			  pts[0].transactions);
+	free(ser);
+	store_points_free(pts, np);
+	store_close(st);
+
+	/* a file: created with its directory, reopened without re-migrating */
+	CHECK(mkdtemp(path) != NULL);
+	snprintf(dbfile, sizeof(dbfile), "%s/sub/dir/p.db", path);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	add_run(st, "gamma");
+	store_close(st);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 1);
+	store_runs_free(runs, n);
+	store_close(st);
+
+	/* several processes writing at once: nothing lost */
+	for (int k = 0; k < 4; k++)
+		if (fork() == 0)
+		{
+			struct store *cs = store_open(dbfile, &err);
+
+			for (int i = 0; i < 25 && cs; i++)
+				add_point(cs, add_run(cs, "concurrent"), 1, i);
+			store_close(cs);
+			_exit(test_failures ? 1 : 0);
+		}
+	for (int k = 0; k < 4; k++)
+	{
+		int status;
+
+		wait(&status);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	st = store_open(dbfile, &err);
+	CHECK_INT(store_list_runs(st, "concurrent", NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 100);
+	for (int i = 0; i < n; i++)
+		CHECK_INT(runs[i].npoints, 1);
+	store_runs_free(runs, n);
+	store_close(st);
+
+	/* a store from a newer pgcliff is refused, not damaged */
+	{
+		sqlite3 *db;
+
+		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+		CHECK_INT(
+			sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL),
+			SQLITE_OK);
+		sqlite3_close(db);
+		st = store_open(dbfile, &err);
+		CHECK(st == NULL);
+		CHECK_INT(err.kind, PGC_ERR_STORE);
+		CHECK(strstr(err.message, "newer") != NULL);
+	}
+	snprintf(dbfile, sizeof(dbfile), "rm -rf '%s'", path);
+	CHECK_INT(system(dbfile), 0);
+	TEST_MAIN_END("test_store");
+}
