@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SIGINT in the middle of a run: the run is stored as interrupted with the
+# points finished before the signal, exit 75, and no server is left.
+. "$(dirname "$0")/lib.sh"
+
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1,2,4,8,16 -T 3s -q >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+# wait for the first stored point (bounded)
+for _ in $(seq 1 600); do
+	n=$(sql "SELECT count(*) FROM point" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 1 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+check_eq "exit code" $? 75
+run=$(sql "SELECT max(id) FROM run")
+check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" interrupted
+check_eq "error" "$(sql "SELECT error FROM run WHERE id = $run")" interrupted
+points=$(sql "SELECT count(*) FROM point WHERE run_id = $run")
+[ "$points" -ge 1 ] && [ "$points" -lt 5 ] || fail "points stored: $points (want 1..4)"
+check_eq "stored points are complete" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND transactions > 0")" "$points"
+check_eq "ended_at set" "$(sql "SELECT ended_at IS NOT NULL FROM run WHERE id = $run")" 1
+grep -q "status interrupted, $points point" "$TMP/out" || fail "no summary line"
+finish

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# txid_current at clients 1,2,4 for 2 s on a managed server: 3 points with
+# transactions > 0 whose per-second counts sum to the totals; provenance
+# stored; pgbench's summary lines printed; nothing left running.
+. "$(dirname "$0")/lib.sh"
+
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1,2,4 -T 2s -P 1 >"$TMP/out" 2>"$TMP/err"
+check_eq "exit code" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
+check_eq "points" "$(sql "SELECT count(*) FROM point WHERE run_id = $run")" 3
+check_eq "clients" "$(sql "SELECT group_concat(clients) FROM (SELECT clients FROM point WHERE run_id = $run ORDER BY order_idx)")" "1,2,4"
+check_eq "jobs = clients" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND jobs = clients")" 3
+check_eq "points with transactions" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND transactions > 0")" 3
+check_eq "series sums = totals" "$(sql "SELECT count(*) FROM point p WHERE run_id = $run AND transactions = (SELECT sum(transactions) FROM series s WHERE s.point_id = p.id)")" 3
+check_eq "2 seconds per series" "$(sql "SELECT count(*) FROM series s JOIN point p ON p.id = s.point_id WHERE p.run_id = $run")" 6
+check_eq "tps = transactions / 2 s" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND abs(tps - transactions / 2.0) < 1e-6")" 3
+check_eq "percentiles ordered" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND 0 < lat_p50_ms AND lat_p50_ms <= lat_p99_ms AND lat_p99_ms <= lat_max_ms * 1.004")" 3
+check_eq "protocol" "$(sql "SELECT DISTINCT protocol FROM point WHERE run_id = $run")" prepared
+check_eq "recipe hash" "$(sql "SELECT recipe_sha256 FROM run WHERE id = $run")" "$(sha256sum <"$ROOT/recipes/txid_current.yaml" | cut -d' ' -f1)"
+check_eq "server version stored" "$(sql "SELECT server_version_num >= 100000 FROM variant WHERE run_id = $run")" 1
+check_eq "non-default settings stored" "$(sql "SELECT settings LIKE '%max_connections%' FROM variant WHERE run_id = $run")" 1
+check_eq "tps lines" "$(grep -c '^tps = .* (without initial connection time)$' "$TMP/out")" 3
+check_eq "progress lines on stderr" "$(grep -c '^progress: ' "$TMP/err")" 6
+grep -q "^run $run stored in $PGCLIFF_DB (status ok, 3 points)" "$TMP/out" || fail "no 'run N stored' line"
+"$PGCLIFF" show "$run" --series >"$TMP/show" || fail "show failed"
+grep -q "recipe txid_current, status ok" "$TMP/show" || fail "show: no header"
+"$PGCLIFF" list --recipe txid_current | grep -q "^ *$run " || fail "list: run missing"
+finish
