@@ -56,6 +56,7 @@ struct client
 	int id; /* global client id (:client_id) */
 	enum cstate state;
 	bool want_write; /* registered for EPOLLOUT too */
+	uint32_t ep_events; /* what epoll watches for this client */
 	int cmd;         /* current command index */
 	int prep;        /* next statement to prepare */
 	bool txn_failed;
@@ -187,15 +188,25 @@ copy_conn_error(char *dst, size_t size, PGconn *conn)
 	dst[strcspn(dst, "\n")] = '\0';
 }
 
+/*
+ * Register or change what epoll watches for C.  A MOD to the events
+ * already registered is skipped: it would be a system call for nothing.
+ */
 static int
 ep_set(struct thread *t, struct client *c, uint32_t events, int op)
 {
 	struct epoll_event ev;
+	int rc;
 
+	if (op == EPOLL_CTL_MOD && c->ep_events == events)
+		return 0;
 	memset(&ev, 0, sizeof(ev));
 	ev.events = events;
 	ev.data.ptr = c;
-	return epoll_ctl(t->epfd, op, c->fd, &ev);
+	rc = epoll_ctl(t->epfd, op, c->fd, &ev);
+	if (rc == 0)
+		c->ep_events = events;
+	return rc;
 }
 
 /* ---------------------------------------------------------- run phase */
