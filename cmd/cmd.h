@@ -53,6 +53,13 @@ void cmd_print_error(const struct pgc_error *err);
 int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	PGC_PRINTF(2, 3);
 
+/*
+ * The usage error for what getopt_long() returned as CH (':' for a
+ * missing value, anything else for an unknown option; optstring must start
+ * with ':' and opterr be 0).  Returns EXIT_USAGE.
+ */
+int cmd_option_error(const struct cmd *c, int ch, char **argv);
+
 /* True when argv has -h or --help: the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);
 

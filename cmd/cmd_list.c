@@ -62,22 +62,15 @@ list_fn(int argc, char **argv)
 			case 'd':
 				db = optarg;
 				break;
-			case ':':
-				return cmd_usage_error(&cmd_list, "option '%s' needs a value",
-									   argv[optind - 1]);
 			default:
-				return cmd_usage_error(&cmd_list, "unknown option '%s'",
-									   argv[optind - 1]);
+				return cmd_option_error(&cmd_list, ch, argv);
 		}
 	}
 	if (optind < argc)
 		return cmd_usage_error(&cmd_list, "unexpected argument '%s'",
 							   argv[optind]);
 	error_clear(&err);
-	if (db)
-		snprintf(path, sizeof(path), "%s", db);
-	else
-		store_default_path(path, sizeof(path));
+	store_resolve_path(db, path, sizeof(path));
 	if ((st = store_open(path, &err)) == NULL ||
 		store_list_runs(st, recipe, variant, limit, &rows, &n, &err) < 0)
 	{

@@ -252,12 +252,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 8:
 				o->keep_logs = true;
 				break;
-			case ':':
-				return cmd_usage_error(&cmd_run, "option '%s' needs a value",
-									   argv[optind - 1]);
 			default:
-				return cmd_usage_error(&cmd_run, "unknown option '%s'",
-									   argv[optind - 1]);
+				return cmd_option_error(&cmd_run, ch, argv);
 		}
 	}
 	if (optind >= argc)
@@ -985,10 +981,7 @@ run_fn(int argc, char **argv)
 	raise_nofile();
 	cmd_install_signals();
 
-	if (rs.o.db)
-		snprintf(rs.db_path, sizeof(rs.db_path), "%s", rs.o.db);
-	else
-		store_default_path(rs.db_path, sizeof(rs.db_path));
+	store_resolve_path(rs.o.db, rs.db_path, sizeof(rs.db_path));
 	if ((rs.store = store_open(rs.db_path, &err)) == NULL)
 		goto out;
 

@@ -78,12 +78,8 @@ show_fn(int argc, char **argv)
 			case 'd':
 				db = optarg;
 				break;
-			case ':':
-				return cmd_usage_error(&cmd_show, "option '%s' needs a value",
-									   argv[optind - 1]);
 			default:
-				return cmd_usage_error(&cmd_show, "unknown option '%s'",
-									   argv[optind - 1]);
+				return cmd_option_error(&cmd_show, ch, argv);
 		}
 	}
 	if (optind >= argc)
@@ -97,10 +93,7 @@ show_fn(int argc, char **argv)
 							   argv[optind + 1]);
 
 	error_clear(&err);
-	if (db)
-		snprintf(path, sizeof(path), "%s", db);
-	else
-		store_default_path(path, sizeof(path));
+	store_resolve_path(db, path, sizeof(path));
 	if ((st = store_open(path, &err)) == NULL)
 	{
 		cmd_print_error(&err);

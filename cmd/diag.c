@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,15 @@ cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nhint: see 'pgcliff %s --help'\n", c->name);
 	return EXIT_USAGE;
+}
+
+int
+cmd_option_error(const struct cmd *c, int ch, char **argv)
+{
+	if (ch == ':')
+		return cmd_usage_error(c, "option '%s' needs a value",
+							   argv[optind - 1]);
+	return cmd_usage_error(c, "unknown option '%s'", argv[optind - 1]);
 }
 
 int

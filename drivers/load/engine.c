@@ -55,10 +55,10 @@ struct client
 	int fd;
 	int id; /* global client id (:client_id) */
 	enum cstate state;
-	bool want_write; /* registered for EPOLLOUT too */
+	bool want_write;    /* registered for EPOLLOUT too */
 	uint32_t ep_events; /* what epoll watches for this client */
-	int cmd;         /* current command index */
-	int prep;        /* next statement to prepare */
+	int cmd;            /* current command index */
+	int prep;           /* next statement to prepare */
 	bool txn_failed;
 	int fail_class; /* class index of the first error */
 	int64_t txn_start_ns;
@@ -101,8 +101,9 @@ struct engine
 	const struct load_point *p;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int nthreads;
-	int nready; /* threads connected (or failed) */
+	int nthreads; /* set up */
+	int nstarted; /* of those, created: the ones to wait for and join */
+	int nready;   /* threads connected (or failed) */
 	bool go;
 	_Atomic int stop; /* interrupt or failure: leave now */
 	int64_t window_start_ns;
@@ -945,7 +946,7 @@ report_progress(struct engine *e, int64_t now, uint64_t *last_txns,
 static bool
 all_finished(struct engine *e)
 {
-	for (int i = 0; i < e->nthreads; i++)
+	for (int i = 0; i < e->nstarted; i++)
 		if (!atomic_load(&e->threads[i].finished))
 			return false;
 	return true;
@@ -1016,18 +1017,15 @@ load_run(const struct load_point *p, struct load_result *out,
 					  "could not create thread %d of %d: %s", i + 1,
 					  e.nthreads, strerror(prc));
 			engine_fail(&e, &perr);
-			/* the threads already started must still be released */
-			for (int k = i; k < e.nthreads; k++)
-				atomic_store(&e.threads[k].finished, 1);
-			e.nthreads = i;
 			break;
 		}
+		e.nstarted++;
 	}
 	pthread_attr_destroy(&attr);
 
 	/* wait until every thread has connected (or failed) */
 	pthread_mutex_lock(&e.mu);
-	while (e.nready < e.nthreads)
+	while (e.nready < e.nstarted)
 	{
 		struct timespec ts;
 
@@ -1074,7 +1072,7 @@ load_run(const struct load_point *p, struct load_result *out,
 			next_progress += (int64_t) p->progress_s * 1000000000;
 		}
 	}
-	for (int i = 0; i < e.nthreads; i++)
+	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
 	free(last_txns);
 	free(last_fail);
@@ -1103,10 +1101,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	else
 		merge_results(&e, out);
 
-	for (int i = 0; i < e.nthreads + 0; i++)
-		thread_release(&e.threads[i]);
-	/* threads never started still own their setup */
-	for (int i = e.nthreads; i < ti; i++)
+	for (int i = 0; i < e.nthreads; i++)
 		thread_release(&e.threads[i]);
 	free(e.threads);
 	pthread_mutex_destroy(&e.mu);

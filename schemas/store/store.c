@@ -171,9 +171,9 @@ migrate(struct store *st, struct pgc_error *err)
 }
 
 char *
-store_default_path(char *buf, size_t size)
+store_resolve_path(const char *override, char *buf, size_t size)
 {
-	const char *env = getenv("PGCLIFF_DB");
+	const char *env = override ? override : getenv("PGCLIFF_DB");
 	const char *xdg = getenv("XDG_DATA_HOME");
 	const char *home = getenv("HOME");
 

@@ -19,10 +19,11 @@ struct store;
 #define STORE_SCHEMA_VERSION 1
 
 /*
- * The default path: $PGCLIFF_DB, else $XDG_DATA_HOME/pgcliff/pgcliff.db,
- * else $HOME/.local/share/pgcliff/pgcliff.db.  Returns BUF.
+ * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
+ * $XDG_DATA_HOME/pgcliff/pgcliff.db, else
+ * $HOME/.local/share/pgcliff/pgcliff.db.  Returns BUF.
  */
-char *store_default_path(char *buf, size_t size);
+char *store_resolve_path(const char *override, char *buf, size_t size);
 
 /* Open (creating the file and its directory) and migrate.  NULL on error. */
 struct store *store_open(const char *path, struct pgc_error *err);
