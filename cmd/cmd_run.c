@@ -642,6 +642,9 @@ start_target(struct run_state *rs, struct store_variant *v,
 		rs->kw[n] = NULL;
 		rs->val[n] = NULL;
 		v->kind = "external";
+		if (r->ngucs > 0)
+			fprintf(stderr, "note: the recipe's server settings (%s, ...) are not applied to a --target server\n",
+					r->gucs[0].name);
 		v->target = redact_conninfo(rs->o.target);
 		return 0;
 	}
