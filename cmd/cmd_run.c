@@ -643,8 +643,10 @@ start_target(struct run_state *rs, struct store_variant *v,
 		rs->val[n] = NULL;
 		v->kind = "external";
 		if (r->ngucs > 0)
-			fprintf(stderr, "note: the recipe's server settings (%s, ...) are not applied to a --target server\n",
-					r->gucs[0].name);
+			fprintf(
+				stderr,
+				"note: the recipe's server settings (%s, ...) are not applied to a --target server\n",
+				r->gucs[0].name);
 		v->target = redact_conninfo(rs->o.target);
 		return 0;
 	}
@@ -722,7 +724,8 @@ on_progress(void *arg, const struct load_progress *p)
 
 static void
 print_summary(const struct run_state *rs, const struct load_workload *w,
-			  const struct load_workload_result *res, double conn_ms)
+			  const struct load_workload_result *res,
+			  const struct load_result *point)
 {
 	double secs = (double) rs->recipe->duration_us / 1e6;
 	uint64_t total = res->txns + res->failures;
@@ -743,7 +746,9 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 		   res->failures,
 		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
 	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
-	printf("initial connection time = %.3f ms\n", conn_ms);
+	printf("initial connection time = %.3f ms\n", point->conn_ms);
+	if (w->protocol == LOAD_PROTO_PREPARED)
+		printf("statement preparation time = %.3f ms\n", point->prepare_ms);
 	printf("tps = %f (without initial connection time)\n",
 		   (double) res->txns / secs);
 	if (res->aborted_clients)
@@ -754,7 +759,8 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 static int
 store_point(struct run_state *rs, const struct load_workload *w,
 			const struct load_workload_result *res, int repeat_idx,
-			int order_idx, double conn_ms, double secs, struct pgc_error *err)
+			int order_idx, const struct load_result *point, double secs,
+			struct pgc_error *err)
 {
 	struct store_point sp;
 	struct strbuf hist_text = STRBUF_INIT;
@@ -799,7 +805,8 @@ store_point(struct run_state *rs, const struct load_workload *w,
 	sp.aborted_clients = res->aborted_clients;
 	sp.abort_reason = res->aborted_clients ? res->first_error : NULL;
 	sp.tps = (double) res->txns / secs;
-	sp.conn_ms = conn_ms;
+	sp.conn_ms = point->conn_ms;
+	sp.prepare_ms = point->prepare_ms;
 	sp.lat_avg_ms = hist_mean(h) / 1e6;
 	sp.lat_stddev_ms = hist_stddev(h) / 1e6;
 	sp.lat_p50_ms = (double) hist_quantile(h, 0.50) / 1e6;
@@ -914,10 +921,9 @@ run_points(struct run_state *rs, struct pgc_error *err)
 			for (int i = 0; i < r->nworkloads && rc == 0; i++)
 			{
 				if (!o->quiet)
-					print_summary(rs, &wl[i], &res.w[i], res.conn_ms);
-				rc =
-					store_point(rs, &wl[i], &res.w[i], rep, order, res.conn_ms,
-								(double) lp.duration_ns / 1e9, err);
+					print_summary(rs, &wl[i], &res.w[i], &res);
+				rc = store_point(rs, &wl[i], &res.w[i], rep, order, &res,
+								 (double) lp.duration_ns / 1e9, err);
 				if (res.w[i].aborted_clients)
 				{
 					if (rs->aborted_clients == 0)

@@ -29,17 +29,18 @@ const struct cmd cmd_show = {
 static void
 print_points(const struct store_point_row *p, int n)
 {
-	printf("\n%5s %-12s %7s %5s %4s %12s %10s %8s %9s %9s %9s %9s %9s %8s\n",
+	printf("\n%5s %-12s %7s %5s %4s %12s %10s %8s %9s %9s %9s %9s %9s %8s "
+		   "%8s\n",
 		   "order", "workload", "clients", "jobs", "rep", "transactions",
 		   "tps", "failed", "avg ms", "p50 ms", "p90 ms", "p99 ms", "max ms",
-		   "conn ms");
+		   "conn ms", "prep ms");
 	for (int i = 0; i < n; i++)
 		printf("%5d %-12s %7d %5d %4d %12" PRIu64 " %10.1f %8" PRIu64
-			   " %9.3f %9.3f %9.3f %9.3f %9.3f %8.1f%s%s\n",
+			   " %9.3f %9.3f %9.3f %9.3f %9.3f %8.1f %8.1f%s%s\n",
 			   p[i].order_idx, p[i].workload, p[i].clients, p[i].jobs,
 			   p[i].repeat_idx + 1, p[i].transactions, p[i].tps, p[i].failures,
 			   p[i].lat_avg_ms, p[i].lat_p50_ms, p[i].lat_p90_ms,
-			   p[i].lat_p99_ms, p[i].lat_max_ms, p[i].conn_ms,
+			   p[i].lat_p99_ms, p[i].lat_max_ms, p[i].conn_ms, p[i].prepare_ms,
 			   strcmp(p[i].failures_by_class, "{}") ? "  failures " : "",
 			   strcmp(p[i].failures_by_class, "{}") ? p[i].failures_by_class
 													: "");

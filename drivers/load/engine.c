@@ -29,16 +29,17 @@
 /*
  * Client states.
  *
- *   CONNECTING -> PREPARING -> READY --(go)--> WAIT <-> (next command)
- *                    (prepared only)             |
- *                                                +-> ROLLBACK (after error)
- *   WAIT/ROLLBACK --(window over)--> DONE;  any --(lost/script error)-->
- * ABORTED
+ *   CONNECTING -> CONNECTED -> PREPARING -> READY --(go)--> WAIT <-> (next)
+ *                (all threads sync)  (prepared only)  (sync)   |
+ *                                                              +-> ROLLBACK
+ *   WAIT/ROLLBACK --(window over)--> DONE
+ *   any --(lost connection or script error)--> ABORTED
  */
 enum cstate
 {
 	CS_IDLE,
 	CS_CONNECTING,
+	CS_CONNECTED,
 	CS_PREPARING,
 	CS_READY,
 	CS_WAIT,
@@ -103,8 +104,13 @@ struct engine
 	pthread_cond_t cv;
 	int nthreads; /* set up */
 	int nstarted; /* of those, created: the ones to wait for and join */
-	int nready;   /* threads connected (or failed) */
-	bool go;
+	/*
+	 * Setup runs in phases so that connecting and preparing are timed
+	 * apart: arrived[k] counts the threads done with phase k (connect,
+	 * prepare), and the main thread moves `phase` on once all have.
+	 */
+	int arrived[2];
+	int phase;
 	_Atomic int stop; /* interrupt or failure: leave now */
 	int64_t window_start_ns;
 	int64_t window_end_ns;
@@ -554,7 +560,7 @@ prepare_failed(struct thread *t, struct client *c, PGresult *res)
 	engine_fail(t->e, &err);
 }
 
-/* Handle an event during the connect phase; -1 on a fatal error. */
+/* Handle an event during the connect phase; 1 when C is connected. */
 static int
 client_connect_event(struct thread *t, struct client *c)
 {
@@ -582,13 +588,16 @@ client_connect_event(struct thread *t, struct client *c)
 		/* PGRES_POLLING_OK */
 		PQsetnonblocking(c->conn, 1);
 		ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
-		if (t->w->protocol != LOAD_PROTO_PREPARED)
-		{
-			c->state = CS_READY;
-			return 1;
-		}
-		return client_prepare_next(t, c);
+		c->state = CS_CONNECTED;
+		return 1;
 	}
+	return 0;
+}
+
+/* Handle an event during the prepare phase; 1 when C is ready. */
+static int
+client_prepare_event(struct thread *t, struct client *c)
+{
 	if (c->state == CS_PREPARING)
 	{
 		if (!PQconsumeInput(c->conn))
@@ -617,16 +626,78 @@ client_connect_event(struct thread *t, struct client *c)
 	return 0;
 }
 
+/* Has the setup phase WHAT run past DEADLINE?  Fails the point if so. */
+static bool
+phase_timed_out(struct thread *t, int64_t deadline, const char *what, int done)
+{
+	struct pgc_error err;
+
+	if (clock_now_ns() <= deadline)
+		return false;
+	error_set(&err, PGC_ERR_UNAVAILABLE,
+			  "timed out %s for workload '%s' (%d of %d done)", what,
+			  t->w->name, done, t->nclients);
+	engine_fail(t->e, &err);
+	return true;
+}
+
+static int64_t
+phase_deadline(const struct thread *t)
+{
+	int s = t->e->p->connect_timeout_s ? t->e->p->connect_timeout_s : 120;
+
+	return clock_now_ns() + (int64_t) s * 1000000000;
+}
+
+/* Prepare every SQL command on every connection (prepared protocol). */
+static int
+thread_prepare(struct thread *t)
+{
+	struct epoll_event events[MAX_EVENTS];
+	int ready = 0;
+	int64_t deadline = phase_deadline(t);
+
+	for (int i = 0; i < t->nclients; i++)
+	{
+		struct client *c = &t->clients[i];
+		int r;
+
+		if (t->w->protocol != LOAD_PROTO_PREPARED)
+		{
+			c->state = CS_READY;
+			ready++;
+			continue;
+		}
+		if ((r = client_prepare_next(t, c)) < 0)
+			return -1;
+		ready += r;
+	}
+	while (ready < t->nclients)
+	{
+		int n;
+
+		if (atomic_load(&t->e->stop) ||
+			phase_timed_out(t, deadline, "preparing statements", ready))
+			return -1;
+		n = epoll_wait(t->epfd, events, MAX_EVENTS, TICK_MS);
+		for (int i = 0; i < n; i++)
+		{
+			int r = client_prepare_event(t, events[i].data.ptr);
+
+			if (r < 0)
+				return -1;
+			ready += r;
+		}
+	}
+	return 0;
+}
+
 static int
 thread_connect(struct thread *t)
 {
 	struct epoll_event events[MAX_EVENTS];
 	int next = 0, inflight = 0, ready = 0;
-	int64_t deadline =
-		clock_now_ns() + (int64_t) (t->e->p->connect_timeout_s
-										? t->e->p->connect_timeout_s
-										: 120) *
-							 1000000000;
+	int64_t deadline = phase_deadline(t);
 
 	while (ready < t->nclients)
 	{
@@ -638,19 +709,9 @@ thread_connect(struct thread *t)
 				return -1;
 			inflight++;
 		}
-		if (atomic_load(&t->e->stop))
+		if (atomic_load(&t->e->stop) ||
+			phase_timed_out(t, deadline, "opening connections", ready))
 			return -1;
-		if (clock_now_ns() > deadline)
-		{
-			struct pgc_error err;
-
-			error_set(
-				&err, PGC_ERR_UNAVAILABLE,
-				"timed out opening connections for workload '%s' (%d of %d ready)",
-				t->w->name, ready, t->nclients);
-			engine_fail(t->e, &err);
-			return -1;
-		}
 		n = epoll_wait(t->epfd, events, MAX_EVENTS, TICK_MS);
 		for (int i = 0; i < n; i++)
 		{
@@ -761,6 +822,18 @@ thread_run(struct thread *t)
 	}
 }
 
+/* Say phase STEP is done, and wait until the main thread moves past it. */
+static void
+thread_sync(struct engine *e, int step)
+{
+	pthread_mutex_lock(&e->mu);
+	e->arrived[step]++;
+	pthread_cond_broadcast(&e->cv);
+	while (e->phase <= step)
+		pthread_cond_wait(&e->cv, &e->mu);
+	pthread_mutex_unlock(&e->mu);
+}
+
 static void *
 thread_main(void *arg)
 {
@@ -768,13 +841,10 @@ thread_main(void *arg)
 	struct engine *e = t->e;
 	int rc = thread_connect(t);
 
-	pthread_mutex_lock(&e->mu);
-	e->nready++;
-	pthread_cond_broadcast(&e->cv);
-	while (!e->go)
-		pthread_cond_wait(&e->cv, &e->mu);
-	pthread_mutex_unlock(&e->mu);
-
+	thread_sync(e, 0);
+	if (rc == 0 && !atomic_load(&e->stop))
+		rc = thread_prepare(t);
+	thread_sync(e, 1);
 	if (rc == 0 && !atomic_load(&e->stop))
 		thread_run(t);
 	thread_close(t);
@@ -943,6 +1013,35 @@ report_progress(struct engine *e, int64_t now, uint64_t *last_txns,
 	free(w);
 }
 
+/*
+ * With e->mu held, wait until every started thread has finished setup
+ * phase STEP, watching for an interrupt meanwhile.
+ */
+static void
+wait_arrived(struct engine *e, int step, bool *interrupted)
+{
+	const struct load_point *p = e->p;
+
+	while (e->arrived[step] < e->nstarted)
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000000;
+		if (ts.tv_nsec >= 1000000000)
+		{
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&e->cv, &e->mu, &ts);
+		if (p->interrupt && *p->interrupt && !*interrupted)
+		{
+			*interrupted = true;
+			atomic_store(&e->stop, 1);
+		}
+	}
+}
+
 static bool
 all_finished(struct engine *e)
 {
@@ -959,7 +1058,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	struct engine e;
 	pthread_attr_t attr;
 	int ti = 0, client_base = 0;
-	int64_t t_connect, now, next_progress;
+	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false;
 	uint64_t *last_txns, *last_fail, *last_lat;
 	int64_t last_ns;
@@ -1023,31 +1122,20 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 	pthread_attr_destroy(&attr);
 
-	/* wait until every thread has connected (or failed) */
+	/* connect phase, then prepare phase, each timed; then the window */
 	pthread_mutex_lock(&e.mu);
-	while (e.nready < e.nstarted)
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000000;
-		if (ts.tv_nsec >= 1000000000)
-		{
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&e.cv, &e.mu, &ts);
-		if (p->interrupt && *p->interrupt && !interrupted)
-		{
-			interrupted = true;
-			atomic_store(&e.stop, 1);
-		}
-	}
+	wait_arrived(&e, 0, &interrupted);
 	now = clock_now_ns();
 	out->conn_ms = (double) (now - t_connect) / 1e6;
+	e.phase = 1;
+	pthread_cond_broadcast(&e.cv);
+	wait_arrived(&e, 1, &interrupted);
+	t_prepare = now;
+	now = clock_now_ns();
+	out->prepare_ms = (double) (now - t_prepare) / 1e6;
 	e.window_start_ns = now + p->warmup_ns;
 	e.window_end_ns = e.window_start_ns + p->duration_ns;
-	e.go = true;
+	e.phase = 2;
 	pthread_cond_broadcast(&e.cv);
 	pthread_mutex_unlock(&e.mu);
 

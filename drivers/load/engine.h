@@ -4,8 +4,9 @@
  *
  * Each thread owns its connections and one epoll loop over nonblocking
  * libpq connections.  Connections open concurrently before the window;
- * the window starts once every client of the point is connected (and its
- * statements prepared) and lasts exactly the duration.  Only transactions
+ * once every client of the point is connected, each prepares its
+ * statements (the two phases are timed apart), and the window starts when
+ * all are done and lasts exactly the duration.  Only transactions
  * that end inside the window count.  Latencies go to per-thread
  * histograms merged after join; per-second counts are kept per thread and
  * summed.  Nothing is allocated per transaction.
@@ -107,7 +108,8 @@ struct load_result
 {
 	struct load_workload_result *w;
 	int nworkloads;
-	double conn_ms;    /* all connections of the point ready */
+	double conn_ms;    /* all connections of the point open */
+	double prepare_ms; /* then all statements prepared (prepared only) */
 	int64_t window_ns; /* the window actually measured */
 	bool interrupted;
 };

@@ -81,7 +81,12 @@ static const char *const migrations[] = {
 	"  lat_avg_ms REAL,"
 	"  lat_max_ms REAL,"
 	"  PRIMARY KEY (point_id, second)) WITHOUT ROWID;",
+	/* 1 -> 2: connecting and preparing are timed apart */
+	"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;",
 };
+
+_Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
+			   "STORE_SCHEMA_VERSION must be the number of migrations");
 
 static int
 db_fail(struct store *st, struct pgc_error *err, const char *what)
@@ -371,10 +376,10 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			" jobs, repeat_idx, order_idx, protocol, duration_s,"
 			" warmup_s, stored_at, transactions, failures,"
 			" failures_by_class, aborted_clients, abort_reason,"
-			" tps, conn_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
+			" tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			" lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
 			" histogram)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			-1, &s, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(s, i++, run_id);
@@ -395,6 +400,7 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	bind_text(s, i++, p->abort_reason);
 	sqlite3_bind_double(s, i++, p->tps);
 	sqlite3_bind_double(s, i++, p->conn_ms);
+	sqlite3_bind_double(s, i++, p->prepare_ms);
 	sqlite3_bind_double(s, i++, p->lat_avg_ms);
 	sqlite3_bind_double(s, i++, p->lat_stddev_ms);
 	sqlite3_bind_double(s, i++, p->lat_p50_ms);
@@ -684,7 +690,7 @@ store_get_points(struct store *st, int64_t run_id,
 			" order_idx, protocol, duration_s, transactions, failures,"
 			" failures_by_class, aborted_clients, tps, conn_ms,"
 			" lat_avg_ms, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
-			" lat_p999_ms, lat_max_ms"
+			" lat_p999_ms, lat_max_ms, prepare_ms"
 			" FROM point WHERE run_id = ? ORDER BY order_idx, id",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not read points");
@@ -716,6 +722,7 @@ store_get_points(struct store *st, int64_t run_id,
 		p->lat_p99_ms = sqlite3_column_double(s, 18);
 		p->lat_p999_ms = sqlite3_column_double(s, 19);
 		p->lat_max_ms = sqlite3_column_double(s, 20);
+		p->prepare_ms = sqlite3_column_double(s, 21);
 	}
 	sqlite3_finalize(s);
 	*nrows = n;

@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -84,6 +84,7 @@ struct store_point
 	const char *abort_reason;
 	double tps;
 	double conn_ms;
+	double prepare_ms;
 	double lat_avg_ms;
 	double lat_stddev_ms;
 	double lat_p50_ms;
@@ -157,6 +158,7 @@ struct store_point_row
 	int aborted_clients;
 	double tps;
 	double conn_ms;
+	double prepare_ms;
 	double lat_avg_ms;
 	double lat_p50_ms;
 	double lat_p90_ms;

@@ -16,8 +16,9 @@
 # top of SECONDS, and pgcliff then runs for exactly the load time pgbench
 # had (its -T minus its connection time), so both amortize their
 # connection phase over the same span.
-# pgcliff prepares its statements while connecting (before its window);
-# pgbench prepares lazily inside its run: part of pgcliff's connection time.
+# pgcliff prepares its statements after connecting and before its window,
+# timed apart ("statement preparation time"); pgbench prepares lazily
+# inside its run.  The connection times compared are connecting alone.
 # A benchmark, not a test: never run by CI.  Needs linux-perf.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

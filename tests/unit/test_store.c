@@ -165,6 +165,34 @@ main(void)
 	store_runs_free(runs, n);
 	store_close(st);
 
+	/* a version 1 store (before prepare_ms) is migrated, its rows kept */
+	{
+		sqlite3 *db;
+		struct store_point_row *old_pts;
+		int nold;
+
+		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+		CHECK_INT(sqlite3_exec(db,
+							   "ALTER TABLE point DROP COLUMN prepare_ms;"
+							   "PRAGMA user_version = 1;",
+							   NULL, NULL, NULL),
+				  SQLITE_OK);
+		sqlite3_close(db);
+		st = store_open(dbfile, &err);
+		CHECK(st != NULL);
+		CHECK_INT(store_schema_version(st), 2);
+		CHECK_INT(store_list_runs(st, "concurrent", NULL, 1, &runs, &n, &err),
+				  0);
+		CHECK_INT(n, 1);
+		CHECK_INT(store_get_points(st, runs[0].id, &old_pts, &nold, &err), 0);
+		CHECK_INT(nold, 1);
+		CHECK_INT(old_pts[0].transactions, 60);
+		store_points_free(old_pts, nold);
+		add_point(st, runs[0].id, 8, 99); /* the new column takes writes */
+		store_runs_free(runs, n);
+		store_close(st);
+	}
+
 	/* a store from a newer pgcliff is refused, not damaged */
 	{
 		sqlite3 *db;
