@@ -122,6 +122,23 @@ int64_t clock_now_ns(void);
 void clock_wall_utc(char *buf, size_t size);
 
 /* ---------------------------------------------------------------------
+ * PRNG: PostgreSQL's pg_prng (xoroshiro128** seeded through splitmix64),
+ * so pgbench's random() sequences can be reproduced; also what the
+ * statistics use for seeded bootstraps.  Not thread-safe: one per user.
+ * ------------------------------------------------------------------- */
+struct prng
+{
+	uint64_t s0, s1;
+};
+
+void prng_seed(struct prng *p, uint64_t seed);
+uint64_t prng_next(struct prng *p);
+/* Uniform in [lo, hi] (pg_prng_uint64_range); 0 offset when hi <= lo. */
+uint64_t prng_range(struct prng *p, uint64_t lo, uint64_t hi);
+/* Uniform in [0, 1) with 53 random bits (pg_prng_double). */
+double prng_double(struct prng *p);
+
+/* ---------------------------------------------------------------------
  * Small helpers
  * ------------------------------------------------------------------- */
 /* Damerau-free Levenshtein distance, for "did you mean" hints. */

@@ -1,7 +1,7 @@
 /*
  * expr.c - evaluate compiled "\set" expressions per client, with
- * pgbench's int64 semantics (overflow and division errors) and its PRNG,
- * PostgreSQL's pg_prng (xoroshiro128** seeded through splitmix64).
+ * pgbench's int64 semantics (overflow and division errors) and its PRNG
+ * (pg_prng, in drivers/base).
  * Runs on the per-transaction path: no allocation, no printing.
  */
 #include "script.h"
@@ -9,64 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------ PRNG */
-
-static inline uint64_t
-rotl(uint64_t x, int bits)
-{
-	return (x << bits) | (x >> (64 - bits));
-}
-
-static uint64_t
-splitmix64(uint64_t *state)
-{
-	uint64_t val = (*state += UINT64_C(0x9E3779B97f4A7C15));
-
-	val = (val ^ (val >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	val = (val ^ (val >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return val ^ (val >> 31);
-}
-
-void
-script_prng_seed(struct script_prng *p, uint64_t seed)
-{
-	p->s0 = splitmix64(&seed);
-	p->s1 = splitmix64(&seed);
-	/* pg_prng_seed_check(): never all zeroes */
-	if (p->s0 == 0 && p->s1 == 0)
-		p->s0 = UINT64_C(0x5851F42D4C957F2D);
-}
-
-uint64_t
-script_prng_next(struct script_prng *p)
-{
-	uint64_t s0 = p->s0, sx = p->s1 ^ s0, val = rotl(s0 * 5, 7) * 9;
-
-	p->s0 = rotl(s0, 24) ^ sx ^ (sx << 16);
-	p->s1 = rotl(sx, 37);
-	return val;
-}
-
-uint64_t
-script_prng_range(struct script_prng *p, uint64_t lo, uint64_t hi)
-{
-	uint64_t val;
-
-	if (hi > lo)
-	{
-		uint64_t range = hi - lo;
-		int rshift = __builtin_clzll(range); /* 63 - msb */
-
-		do
-		{
-			val = script_prng_next(p) >> rshift;
-		} while (val > range);
-	}
-	else
-		val = 0;
-	return lo + val;
-}
 
 /* ------------------------------------------------------------ variables */
 
@@ -85,8 +27,8 @@ script_vars_init(struct script_vars *v, const struct script *s, int client_id,
 	for (int i = 0; i < SCRIPT_NAUTOVARS; i++)
 		v->isset[i] = true;
 	/* each client its own stream, derived from the run's seed */
-	script_prng_seed(&v->prng, seed ^ ((uint64_t) client_id *
-									   UINT64_C(0x9E3779B97F4A7C15)));
+	prng_seed(&v->prng,
+			  seed ^ ((uint64_t) client_id * UINT64_C(0x9E3779B97F4A7C15)));
 }
 
 void
@@ -219,8 +161,8 @@ script_eval(const struct script *s, int node, struct script_vars *v,
 				return eval_error(v, "random range is too large");
 			/* pg_prng_int64_range(): offset from lo in unsigned space */
 			*out = (int64_t) ((uint64_t) a +
-							  script_prng_range(&v->prng, 0,
-												(uint64_t) b - (uint64_t) a));
+							  prng_range(&v->prng, 0,
+										 (uint64_t) b - (uint64_t) a));
 			return true;
 	}
 	return eval_error(v, "internal error: unknown expression node");

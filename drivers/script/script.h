@@ -161,23 +161,12 @@ size_t script_sql_offset(const struct script *s, int cmd, int sent_position);
  * Evaluation state, one per client.  No allocation after script_vars_init.
  * ------------------------------------------------------------------- */
 
-/* pgbench's PRNG (PostgreSQL's pg_prng: xoroshiro128**). */
-struct script_prng
-{
-	uint64_t s0, s1;
-};
-
-void script_prng_seed(struct script_prng *p, uint64_t seed);
-uint64_t script_prng_next(struct script_prng *p);
-/* Uniform in [lo, hi] (pg_prng_uint64_range), hi >= lo. */
-uint64_t script_prng_range(struct script_prng *p, uint64_t lo, uint64_t hi);
-
 struct script_vars
 {
 	int64_t *values;
 	bool *isset;
 	int nvars;
-	struct script_prng prng;
+	struct prng prng; /* pgbench's generator, one stream per client */
 	char errmsg[256]; /* runtime error text */
 };
 

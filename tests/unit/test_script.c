@@ -264,13 +264,13 @@ main(void)
 
 	/* pg_prng: splitmix64 seeding and xoroshiro128** reference values */
 	{
-		struct script_prng p;
+		struct prng p;
 
-		script_prng_seed(&p, 0);
+		prng_seed(&p, 0);
 		/* splitmix64(0) first two outputs, the published reference */
 		CHECK(p.s0 == UINT64_C(0xe220a8397b1dcdaf));
 		CHECK(p.s1 == UINT64_C(0x6e789e6aa1b965f4));
-		CHECK_INT(script_prng_range(&p, 10, 10), 10);
+		CHECK_INT(prng_range(&p, 10, 10), 10);
 	}
 	TEST_MAIN_END("test_script");
 }
