@@ -1014,11 +1014,12 @@ run_fn(int argc, char **argv)
 	run_started = true;
 
 	var.name = "default";
-	if (start_target(&rs, &var, &err) < 0)
-		goto out;
-	if (cmd_interrupted)
+	if (start_target(&rs, &var, &err) < 0 || cmd_interrupted)
 	{
-		error_set(&err, PGC_ERR_INTERRUPTED, "interrupted");
+		/* a Ctrl-C while the server starts is an interruption, whatever
+		 * else went wrong because of it */
+		if (cmd_interrupted)
+			error_set(&err, PGC_ERR_INTERRUPTED, "interrupted");
 		goto out;
 	}
 	if (server_provenance(&rs, &var, &err) < 0 ||

@@ -393,7 +393,8 @@ cluster_create(const struct cluster_opts *o, struct pgc_error *err)
 						"--no-sync",
 						"--no-instructions",
 						NULL};
-		struct child_spec cs = {c, argv, logfd, false};
+		/* its own session too: a terminal Ctrl-C is pgcliff's to handle */
+		struct child_spec cs = {c, argv, logfd, true};
 
 		pid = spawn(&cs, err);
 	}
