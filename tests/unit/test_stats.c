@@ -1,0 +1,153 @@
+/*
+ * test_stats.c - t quantiles against published tables, Holm on a worked
+ * example, ratio intervals on exact and simulated data (their coverage of
+ * the true ratio), determinism of the seeded bootstrap.
+ */
+#include <stdlib.h>
+
+#include "base.h"
+#include "stats.h"
+#include "test.h"
+
+static double
+normal(struct prng *r)
+{
+	/* Box-Muller; 1 - u keeps the log argument > 0 */
+	double u = prng_double(r), v = prng_double(r);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
+/* Fraction of TRIALS simulated experiments whose interval covers 0.9. */
+static double
+coverage(bool paired, int n, int trials)
+{
+	struct prng r;
+	double a[16], b[16];
+	int covered = 0;
+
+	prng_seed(&r, 2024);
+	for (int t = 0; t < trials; t++)
+	{
+		struct stats_ratio res;
+
+		for (int i = 0; i < n; i++)
+		{
+			/* block effects shared by a pair when paired */
+			double block = paired ? 0.08 * normal(&r) : 0;
+
+			a[i] = 1000 * exp(block + 0.03 * normal(&r));
+			b[i] = 900 * exp(block + 0.03 * normal(&r));
+		}
+		if (paired)
+			stats_ratio_paired(a, b, n, 0.95, (uint64_t) t, &res);
+		else
+			stats_ratio_unpaired(a, n, b, n, 0.95, (uint64_t) t, &res);
+		if (res.lo <= 0.9 && 0.9 <= res.hi)
+			covered++;
+		CHECK(res.lo <= res.t_lo && res.hi >= res.t_hi);
+	}
+	return (double) covered / trials;
+}
+
+int
+main(void)
+{
+	/* two-sided 95 % and one-sided 95 % points of Student's t */
+	CHECK_NEAR(stats_t_quantile(0.975, 1), 12.706204736174698, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.975, 2), 4.302652729749464, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.975, 5), 2.5705818356363146, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.975, 10), 2.228138851986274, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.975, 30), 2.0422724563012373, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.975, 1000), 1.9623390808264078, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.95, 4), 2.131846786326649, 1e-9);
+	CHECK_NEAR(stats_t_quantile(0.025, 5), -2.5705818356363146, 1e-9);
+	CHECK_NEAR(stats_t_cdf(0, 3), 0.5, 1e-12);
+	CHECK_NEAR(stats_t_cdf(2.228138851986274, 10), 0.975, 1e-9);
+	CHECK_NEAR(stats_t_cdf(-1.5, 7) + stats_t_cdf(1.5, 7), 1.0, 1e-12);
+
+	CHECK_NEAR(stats_mean((double[]){1, 2, 3, 4}, 4), 2.5, 1e-15);
+	CHECK_NEAR(stats_sd((double[]){2, 4, 4, 4, 5, 5, 7, 9}, 8),
+			   2.138089935299395, 1e-12);
+	CHECK(stats_sd((double[]){5}, 1) == 0);
+
+	/* Holm: p sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1, monotone */
+	{
+		double p[] = {0.01, 0.04, 0.03, 0.005}, adj[4];
+
+		stats_holm_adjust(p, 4, adj);
+		CHECK_NEAR(adj[0], 0.03, 1e-12);
+		CHECK_NEAR(adj[1], 0.06, 1e-12);
+		CHECK_NEAR(adj[2], 0.06, 1e-12);
+		CHECK_NEAR(adj[3], 0.02, 1e-12);
+		p[0] = 0.5; /* the largest p keeps multiplier 1 */
+		stats_holm_adjust(p, 4, adj);
+		CHECK_NEAR(adj[0], 0.5, 1e-12);
+		CHECK_NEAR(adj[2], 0.09, 1e-12);
+	}
+	{
+		double p[] = {0.6, 0.7}, adj[2];
+
+		stats_holm_adjust(p, 2, adj); /* 0.6 x 2 = 1.2: capped at 1 */
+		CHECK_NEAR(adj[0], 1.0, 1e-12);
+		CHECK_NEAR(adj[1], 1.0, 1e-12);
+	}
+
+	/* an exact 10 % drop in every block: the interval is the point */
+	{
+		double a[] = {1000, 1200, 800, 1100}, b[4];
+		struct stats_ratio r1, r2;
+
+		for (int i = 0; i < 4; i++)
+			b[i] = 0.9 * a[i];
+		stats_ratio_paired(a, b, 4, 0.95, 1, &r1);
+		CHECK_NEAR(r1.ratio, 0.9, 1e-12);
+		CHECK_NEAR(r1.lo, 0.9, 1e-12);
+		CHECK_NEAR(r1.hi, 0.9, 1e-12);
+		CHECK_INT(r1.n, 4);
+		/* the same data unpaired: block spread makes it wide */
+		stats_ratio_unpaired(a, 4, b, 4, 0.95, 1, &r2);
+		CHECK_NEAR(r2.ratio, 0.9, 1e-12);
+		CHECK(r2.lo < 0.8 && r2.hi > 1.0);
+	}
+
+	/* one pair or one run per side: nothing can be said */
+	{
+		struct stats_ratio r;
+
+		stats_ratio_paired((double[]){100}, (double[]){90}, 1, 0.95, 1, &r);
+		CHECK_NEAR(r.ratio, 0.9, 1e-12);
+		CHECK(r.lo == 0 && isinf(r.hi));
+		stats_ratio_unpaired((double[]){100, 110}, 2, (double[]){90}, 1, 0.95,
+							 1, &r);
+		CHECK(r.lo == 0 && isinf(r.hi));
+	}
+
+	/* same data and seed, same interval; the t interval is inside */
+	{
+		double a[] = {1000, 1040, 990, 1010, 1025},
+			   b[] = {950, 1000, 930, 990, 940};
+		struct stats_ratio r1, r2;
+
+		stats_ratio_paired(a, b, 5, 0.95, 77, &r1);
+		stats_ratio_paired(a, b, 5, 0.95, 77, &r2);
+		CHECK(r1.lo == r2.lo && r1.hi == r2.hi);
+		CHECK(r1.lo <= r1.t_lo && r1.hi >= r1.t_hi);
+		CHECK(r1.lo < r1.ratio && r1.ratio < r1.hi);
+		CHECK_NEAR(r1.df, 4, 0);
+	}
+
+	/* coverage of the true ratio over simulated experiments */
+	{
+		double cp5 = coverage(true, 5, 400), cu5 = coverage(false, 5, 400);
+		double cp3 = coverage(true, 3, 400);
+
+		printf(
+			"coverage: paired n=5 %.3f, unpaired n=5 %.3f, paired n=3 %.3f\n",
+			cp5, cu5, cp3);
+		CHECK(cp5 >= 0.92 && cp5 <= 0.995);
+		CHECK(cu5 >= 0.92 && cu5 <= 0.995);
+		CHECK(cp3 >= 0.92 && cp3 <= 0.995);
+	}
+	TEST_MAIN_END("test_stats");
+}
