@@ -4,6 +4,10 @@
  * The steady path of a client is one send (PQsendQuery*) and one receive
  * (PQconsumeInput after epoll says readable) per SQL command; the epoll
  * set is built once and only changes when libpq cannot flush at once.
+ * A thread with a single connection also pays one epoll_wait per
+ * response.  A blocking recv() bounded by SO_RCVTIMEO was tried for that
+ * case: 2.0 instead of 3.0 system calls per transaction, but twice the
+ * context switches, more CPU and less tps on this kind of VM; so no.
  * Threads share nothing on that path but relaxed progress counters.
  */
 #include "engine.h"
