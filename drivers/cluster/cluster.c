@@ -399,7 +399,6 @@ cluster_create(const struct cluster_opts *o, struct pgc_error *err)
 		pid = spawn(&cs, err);
 	}
 	close(logfd);
-	logfd = -1;
 	if (pid < 0)
 		goto fail;
 	wait_for(pid, 300000, &status);

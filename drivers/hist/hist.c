@@ -23,7 +23,7 @@ hist_bucket_of(uint64_t v)
 {
 	int shift;
 
-	if (v < 2 * HIST_SUB_COUNT)
+	if (v < (uint64_t) 2 * HIST_SUB_COUNT)
 		return (int) v;
 	shift = (63 - __builtin_clzll(v)) - HIST_SUB_BITS;
 	return shift * HIST_SUB_COUNT + (int) (v >> shift);

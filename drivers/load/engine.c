@@ -27,8 +27,8 @@
 #define MAX_EVENTS     256
 #define TICK_MS        100          /* longest sleep before checking flags */
 #define GRACE_NS       1000000000LL /* wait for in-flight work after the window */
-#define NCLASSES       (36 * 36)    /* SQLSTATE classes are [0-9A-Z]{2} */
-#define PARAM_WIDTH    24           /* "-9223372036854775808" + NUL */
+#define NCLASSES       ((size_t) 36 * 36) /* SQLSTATE classes: [0-9A-Z]{2} */
+#define PARAM_WIDTH    24                 /* "-9223372036854775808" + NUL */
 
 /*
  * Client states.
@@ -281,8 +281,8 @@ client_send(struct thread *t, struct client *c, int cmdi)
 			client_abort(t, c, msg);
 			return false;
 		}
-		c->param_values[i] =
-			format_int64(c->vars.values[var], c->param_buf + i * PARAM_WIDTH);
+		c->param_values[i] = format_int64(
+			c->vars.values[var], c->param_buf + (size_t) i * PARAM_WIDTH);
 	}
 	switch (t->w->protocol)
 	{
@@ -954,14 +954,14 @@ merge_results(struct engine *e, struct load_result *out)
 				if (t->sec_lat_max_ns[s] > r->sec_lat_max_ns[s])
 					r->sec_lat_max_ns[s] = t->sec_lat_max_ns[s];
 			}
-			for (int k = 0; k < NCLASSES; k++)
+			for (size_t k = 0; k < NCLASSES; k++)
 				classes[k] += t->class_counts[k];
 			if (t->aborted && r->aborted_clients == 0)
 				snprintf(r->first_error, sizeof(r->first_error), "%s",
 						 t->first_error);
 			r->aborted_clients += t->aborted;
 		}
-		for (int k = 0; k < NCLASSES; k++)
+		for (size_t k = 0; k < NCLASSES; k++)
 		{
 			if (classes[k] == 0)
 				continue;
@@ -1031,7 +1031,7 @@ wait_arrived(struct engine *e, int step, bool *interrupted)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000000;
+		ts.tv_nsec += 50L * 1000000;
 		if (ts.tv_nsec >= 1000000000)
 		{
 			ts.tv_sec++;
@@ -1105,7 +1105,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 512 * 1024);
+	pthread_attr_setstacksize(&attr, (size_t) 512 * 1024);
 	t_connect = clock_now_ns();
 	for (int i = 0; i < e.nthreads; i++)
 	{

@@ -133,6 +133,7 @@ script_eval(const struct script *s, int node, struct script_vars *v,
 			return true;
 		case SFUNC_GREATEST:
 		case SFUNC_LEAST:
+			a = 0; /* the parser guarantees at least one argument */
 			for (int i = 0; i < n->nargs; i++)
 			{
 				if (!script_eval(s, n->args[i], v, &b))

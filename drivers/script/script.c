@@ -306,9 +306,9 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 				if (i >= p->len)
 					return fail_at(p, open, 1, "unterminated quoted %s",
 								   ch == '\'' ? "string" : "identifier");
-				if (escapes && t[i] == '\\' && i + 1 < p->len)
-					i += 2;
-				else if (t[i] == ch && t[i + 1] == ch)
+				/* an escaped character, or a doubled quote */
+				if ((escapes && t[i] == '\\' && i + 1 < p->len) ||
+					(t[i] == ch && t[i + 1] == ch))
 					i += 2;
 				else if (t[i] == ch)
 				{

@@ -597,7 +597,7 @@ parse_sweep(struct loader *ld, const yaml_node_t *node)
 		 it < v->data.sequence.items.top; it++)
 	{
 		yaml_node_t *item = node_at(ld, *it);
-		int c;
+		int c = 0;
 
 		if (parse_int(ld, item, "sweep 'clients' entry", 1, MAX_CLIENTS, &c) <
 			0)
@@ -1009,12 +1009,12 @@ recipe_sweep_jobs(const struct recipe *r, int i, int clients)
 {
 	int jobs;
 
-	if (r->sweep_jobs_eq_clients)
-		jobs = clients;
-	else if (r->sweep_jobs_list && i < r->nsweep_clients)
+	/* a -c override beyond the recipe's list falls back to jobs = clients */
+	if (!r->sweep_jobs_eq_clients && r->sweep_jobs_list &&
+		i < r->nsweep_clients)
 		jobs = r->sweep_jobs_list[i];
-	else if (r->sweep_jobs_list)
-		jobs = clients; /* a -c override beyond the recipe's list */
+	else if (r->sweep_jobs_eq_clients || r->sweep_jobs_list)
+		jobs = clients;
 	else
 		jobs = r->sweep_jobs;
 	return jobs < clients ? jobs : clients;
