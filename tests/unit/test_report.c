@@ -1,0 +1,84 @@
+/*
+ * test_report.c - the results table against golden files:
+ *
+ *   test_report GOLDEN_DIR            compare
+ *   test_report GOLDEN_DIR --update   rewrite them (then review the diff)
+ *
+ * Covers one repeat per point, several repeats (median, min, max), rows
+ * given out of order, and two workloads.
+ */
+#include <stdlib.h>
+
+#include "report.h"
+#include "test.h"
+
+static void
+golden(const char *dir, const char *name, const char *got, bool update)
+{
+	char path[1024];
+	struct pgc_error err;
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (update)
+	{
+		FILE *f = fopen(path, "w");
+
+		CHECK(f != NULL);
+		if (f)
+		{
+			fputs(got, f);
+			fclose(f);
+		}
+		return;
+	}
+	want = file_read_all(path, NULL, &err);
+	CHECK(want != NULL);
+	if (want)
+		CHECK_STR(got, want);
+	free(want);
+}
+
+int
+main(int argc, char **argv)
+{
+	bool update = argc > 2 && strcmp(argv[2], "--update") == 0;
+	struct strbuf sb = STRBUF_INIT;
+	/* seed 000's HEAD column, one repeat each, given out of order */
+	const struct report_row single[] = {
+		{"txid", 4, 4, 208119, 0.019, 0.051, 0},
+		{"txid", 1, 1, 60174, 0.016, 0.030, 0},
+		{"txid", 2, 2, 116169, 0.017, 0.033, 0},
+		{"txid", 1024, 1024, 157734, 6.102, 21.750, 3},
+	};
+	/* seed 002's min/avg/max shape: three repeats, two workloads */
+	const struct report_row repeats[] = {
+		{"insert_delete", 200, 100, 427, 470.1, 690.2, 0},
+		{"insert_delete", 200, 100, 420, 475.3, 702.9, 0},
+		{"insert_delete", 200, 100, 421, 471.0, 695.5, 1},
+		{"insert_delete", 400, 200, 444, 901.2, 1500.0, 0},
+		{"insert_delete", 400, 200, 428, 930.4, 1620.7, 0},
+		{"insert_delete", 400, 200, 443, 905.8, 1550.1, 0},
+		{"emit", 80, 80, 81.5, 980.0, 1200.0, 0},
+		{"emit", 80, 80, 79.0, 1010.0, 1350.0, 0},
+	};
+
+	if (argc < 2)
+	{
+		fprintf(stderr, "usage: test_report GOLDEN_DIR [--update]\n");
+		return 2;
+	}
+	report_sweep_table(&sb, single, (int) lengthof(single));
+	golden(argv[1], "table_single.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	report_sweep_table(&sb, repeats, (int) lengthof(repeats));
+	golden(argv[1], "table_repeats.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	report_sweep_table(&sb, NULL, 0);
+	CHECK_STR(sb.buf, "(no points measured)\n");
+	strbuf_release(&sb);
+
+	CHECK_NEAR(report_median((double[]){3, 1, 2}, 3), 2, 0);
+	CHECK_NEAR(report_median((double[]){4, 1, 3, 2}, 4), 2.5, 0);
+	TEST_MAIN_END("test_report");
+}
