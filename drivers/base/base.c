@@ -365,12 +365,20 @@ file_read_all(const char *path, size_t *len_out, struct pgc_error *err)
 	struct strbuf sb = STRBUF_INIT;
 	char chunk[65536];
 	ssize_t n;
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 	{
 		error_set(err, PGC_ERR_IO, "could not open \"%s\": %s", path,
 				  strerror(errno));
+		return NULL;
+	}
+	/* a device or a FIFO could be read forever */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	{
+		error_set(err, PGC_ERR_IO, "\"%s\" is not a regular file", path);
+		close(fd);
 		return NULL;
 	}
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0)

@@ -150,7 +150,10 @@ int edit_distance(const char *a, const char *b);
  */
 const char *nearest_word(const char *word, const char *const *candidates);
 
-/* Read a whole file; caller frees.  NULL and err filled on failure. */
+/*
+ * Read a whole regular file; caller frees.  NULL and err filled on failure
+ * (also for devices and FIFOs, which could be read forever).
+ */
 char *file_read_all(const char *path, size_t *len_out, struct pgc_error *err);
 
 /* Remove a directory tree (like rm -rf).  0 on success. */
