@@ -715,10 +715,11 @@ on_progress(void *arg, const struct load_progress *p)
 
 	for (int i = 0; i < p->nworkloads; i++)
 		fprintf(stderr,
-				"progress: %.1f s, %.1f tps, lat %.3f ms, %" PRIu64
+				"progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %" PRIu64
 				" failed%s%s\n",
 				p->elapsed_s, p->w[i].tps, p->w[i].lat_avg_ms,
-				p->w[i].failures, p->nworkloads > 1 ? " - " : "",
+				p->w[i].lat_stddev_ms, p->w[i].failures,
+				p->nworkloads > 1 ? " - " : "",
 				p->nworkloads > 1 ? r->workloads[i].name : "");
 }
 
@@ -746,6 +747,9 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 		   res->failures,
 		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
 	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
+	/* pgbench prints this line only with -P, -R or -L */
+	if (rs->o.progress_s)
+		printf("latency stddev = %.3f ms\n", hist_stddev(res->latency) / 1e6);
 	printf("initial connection time = %.3f ms\n", point->conn_ms);
 	if (w->protocol == LOAD_PROTO_PREPARED)
 		printf("statement preparation time = %.3f ms\n", point->prepare_ms);

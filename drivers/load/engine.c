@@ -96,8 +96,10 @@ struct thread
 	/* read by the main thread for progress reports */
 	_Atomic uint64_t prog_txns;
 	_Atomic uint64_t prog_failures;
-	_Atomic uint64_t prog_lat_sum_ns;
-	uint64_t prog_lat_local;
+	_Atomic double prog_lat_sum_ns;
+	_Atomic double prog_lat_sumsq_ns; /* for pgbench's stddev */
+	double prog_lat_local;
+	double prog_latsq_local;
 	_Atomic int finished;
 };
 
@@ -344,9 +346,12 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 		t->sec_lat_sum_ns[sec] += (double) lat;
 		if (lat > t->sec_lat_max_ns[sec])
 			t->sec_lat_max_ns[sec] = lat;
-		t->prog_lat_local += lat;
+		t->prog_lat_local += (double) lat;
+		t->prog_latsq_local += (double) lat * (double) lat;
 		atomic_store_explicit(&t->prog_txns, t->txns, memory_order_relaxed);
 		atomic_store_explicit(&t->prog_lat_sum_ns, t->prog_lat_local,
+							  memory_order_relaxed);
+		atomic_store_explicit(&t->prog_lat_sumsq_ns, t->prog_latsq_local,
 							  memory_order_relaxed);
 	}
 }
@@ -975,9 +980,18 @@ merge_results(struct engine *e, struct load_result *out)
 	}
 }
 
+/* What the previous progress report had seen, per workload. */
+struct progress_mark
+{
+	uint64_t txns;
+	uint64_t failures;
+	double lat_sum_ns;
+	double lat_sumsq_ns;
+};
+
 static void
-report_progress(struct engine *e, int64_t now, uint64_t *last_txns,
-				uint64_t *last_fail, uint64_t *last_lat, int64_t *last_ns)
+report_progress(struct engine *e, int64_t now, struct progress_mark *mark,
+				int64_t *last_ns)
 {
 	const struct load_point *p = e->p;
 	struct load_progress_wl *w = xcalloc((size_t) p->nworkloads, sizeof(*w));
@@ -986,28 +1000,40 @@ report_progress(struct engine *e, int64_t now, uint64_t *last_txns,
 
 	for (int wi = 0; wi < p->nworkloads; wi++)
 	{
-		uint64_t txns = 0, fail = 0, lat = 0;
+		struct progress_mark cur = {0, 0, 0, 0};
+		double n, mean_ns;
 
 		for (int ti = 0; ti < e->nthreads; ti++)
 		{
-			if (e->threads[ti].wi != wi)
+			struct thread *t = &e->threads[ti];
+
+			if (t->wi != wi)
 				continue;
-			txns += atomic_load_explicit(&e->threads[ti].prog_txns,
-										 memory_order_relaxed);
-			fail += atomic_load_explicit(&e->threads[ti].prog_failures,
-										 memory_order_relaxed);
-			lat += atomic_load_explicit(&e->threads[ti].prog_lat_sum_ns,
-										memory_order_relaxed);
+			cur.txns +=
+				atomic_load_explicit(&t->prog_txns, memory_order_relaxed);
+			cur.failures +=
+				atomic_load_explicit(&t->prog_failures, memory_order_relaxed);
+			cur.lat_sum_ns += atomic_load_explicit(&t->prog_lat_sum_ns,
+												   memory_order_relaxed);
+			cur.lat_sumsq_ns += atomic_load_explicit(&t->prog_lat_sumsq_ns,
+													 memory_order_relaxed);
 		}
-		w[wi].txns = txns - last_txns[wi];
-		w[wi].failures = fail - last_fail[wi];
+		w[wi].txns = cur.txns - mark[wi].txns;
+		w[wi].failures = cur.failures - mark[wi].failures;
 		w[wi].tps = interval_s > 0 ? (double) w[wi].txns / interval_s : 0;
-		w[wi].lat_avg_ms = w[wi].txns ? (double) (lat - last_lat[wi]) /
-											(double) w[wi].txns / 1e6
-									  : 0;
-		last_txns[wi] = txns;
-		last_fail[wi] = fail;
-		last_lat[wi] = lat;
+		n = (double) w[wi].txns;
+		if (n > 0)
+		{
+			/* pgbench's interval figures: mean and population stddev */
+			double var;
+
+			mean_ns = (cur.lat_sum_ns - mark[wi].lat_sum_ns) / n;
+			var = (cur.lat_sumsq_ns - mark[wi].lat_sumsq_ns) / n -
+				  mean_ns * mean_ns;
+			w[wi].lat_avg_ms = mean_ns / 1e6;
+			w[wi].lat_stddev_ms = var > 0 ? sqrt(var) / 1e6 : 0;
+		}
+		mark[wi] = cur;
 	}
 	*last_ns = now;
 	pr.elapsed_s = (double) (now - e->window_start_ns) / 1e9;
@@ -1064,7 +1090,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	int ti = 0, client_base = 0;
 	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false;
-	uint64_t *last_txns, *last_fail, *last_lat;
+	struct progress_mark *mark;
 	int64_t last_ns;
 	int rc = 0;
 
@@ -1143,9 +1169,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	pthread_cond_broadcast(&e.cv);
 	pthread_mutex_unlock(&e.mu);
 
-	last_txns = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
-	last_fail = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
-	last_lat = xcalloc((size_t) p->nworkloads, sizeof(uint64_t));
+	mark = xcalloc((size_t) p->nworkloads, sizeof(*mark));
 	last_ns = e.window_start_ns;
 	next_progress = e.window_start_ns + (int64_t) p->progress_s * 1000000000;
 	while (!all_finished(&e))
@@ -1160,15 +1184,13 @@ load_run(const struct load_point *p, struct load_result *out,
 		if (p->progress && p->progress_s > 0 && !atomic_load(&e.stop) &&
 			now >= next_progress && now <= e.window_end_ns + 500000000)
 		{
-			report_progress(&e, now, last_txns, last_fail, last_lat, &last_ns);
+			report_progress(&e, now, mark, &last_ns);
 			next_progress += (int64_t) p->progress_s * 1000000000;
 		}
 	}
 	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
-	free(last_txns);
-	free(last_fail);
-	free(last_lat);
+	free(mark);
 
 	now = clock_now_ns();
 	out->window_ns =

@@ -54,6 +54,7 @@ struct load_progress_wl
 	uint64_t failures;
 	double tps;
 	double lat_avg_ms;
+	double lat_stddev_ms;
 };
 
 struct load_progress
