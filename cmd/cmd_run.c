@@ -1043,7 +1043,7 @@ run_fn(int argc, char **argv)
 
 	if (rs.aborted_clients)
 	{
-		error_set(&err, PGC_ERR_INTERRUPTED,
+		error_set(&err, PGC_ERR_ABORTED,
 				  "%d client%s aborted during the run", rs.aborted_clients,
 				  rs.aborted_clients == 1 ? "" : "s");
 		error_detail(&err, "%s", rs.abort_reason);

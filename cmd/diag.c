@@ -49,6 +49,7 @@ cmd_exit_code(const struct pgc_error *err)
 		case PGC_ERR_UNAVAILABLE:
 			return EXIT_UNAVAILABLE;
 		case PGC_ERR_INTERRUPTED:
+		case PGC_ERR_ABORTED:
 			return EXIT_TEMPFAIL;
 		case PGC_ERR_STORE:
 		case PGC_ERR_IO:

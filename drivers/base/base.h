@@ -43,6 +43,7 @@ enum pgc_error_kind
 	PGC_ERR_STORE,       /* the SQLite store failed */
 	PGC_ERR_IO,          /* file system or OS failure */
 	PGC_ERR_INTERRUPTED, /* SIGINT/SIGTERM arrived */
+	PGC_ERR_ABORTED,     /* the run went on without some clients */
 	PGC_ERR_INTERNAL     /* a bug */
 };
 
