@@ -1043,9 +1043,8 @@ run_fn(int argc, char **argv)
 
 	if (rs.aborted_clients)
 	{
-		error_set(&err, PGC_ERR_ABORTED,
-				  "%d client%s aborted during the run", rs.aborted_clients,
-				  rs.aborted_clients == 1 ? "" : "s");
+		error_set(&err, PGC_ERR_ABORTED, "%d client%s aborted during the run",
+				  rs.aborted_clients, rs.aborted_clients == 1 ? "" : "s");
 		error_detail(&err, "%s", rs.abort_reason);
 		goto out;
 	}
