@@ -34,39 +34,40 @@ stats_sd(const double *x, int n)
 	return sqrt(ss / (n - 1));
 }
 
+/* One step of Lentz's method with partial numerator AA; returns the factor. */
+static double
+lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double
 beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap, h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 500; m++)
 	{
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+		double del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
+						 &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
