@@ -29,7 +29,7 @@ jobs=${3:-2}
 command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 1; }
 ulimit -n "$(ulimit -Hn)"
 
-tmp=$(mktemp -d /tmp/pgcliff-bench.XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-bench.XXXXXX")
 chmod 755 "$tmp"
 export TMPDIR=$tmp
 coproc HELPER { exec "$build/tests/cluster_helper" max_connections=1100; }

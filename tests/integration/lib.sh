@@ -4,7 +4,7 @@
 set -u
 PGCLIFF=$1
 ROOT=$2
-TMP=$(mktemp -d /tmp/pgcliff-it.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-it.XXXXXX")
 chmod 755 "$TMP"	# the server runs as 'postgres' when we are root
 export TMPDIR=$TMP
 export PGCLIFF_DB=$TMP/it.db

@@ -68,8 +68,8 @@ main(void)
 	struct store_run_row one;
 	int n, np, ns, nv;
 	int64_t r1, r2;
-	char path[] = "/tmp/pgcliff-test-store-XXXXXX";
-	char dbfile[256];
+	char path[512];
+	char dbfile[1024];
 
 	CHECK(st != NULL);
 	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
@@ -126,6 +126,8 @@ main(void)
 	store_close(st);
 
 	/* a file: created with its directory, reopened without re-migrating */
+	snprintf(path, sizeof(path), "%s/pgcliff-test-store-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	CHECK(mkdtemp(path) != NULL);
 	snprintf(dbfile, sizeof(dbfile), "%s/sub/dir/p.db", path);
 	st = store_open(dbfile, &err);
@@ -207,7 +209,6 @@ main(void)
 		CHECK_INT(err.kind, PGC_ERR_STORE);
 		CHECK(strstr(err.message, "newer") != NULL);
 	}
-	snprintf(dbfile, sizeof(dbfile), "rm -rf '%s'", path);
-	CHECK_INT(system(dbfile), 0);
+	CHECK_INT(dir_remove_tree(path), 0);
 	TEST_MAIN_END("test_store");
 }
