@@ -60,7 +60,6 @@ struct client
 	int fd;
 	int id; /* global client id (:client_id) */
 	enum cstate state;
-	bool want_write;    /* registered for EPOLLOUT too */
 	uint32_t ep_events; /* what epoll watches for this client */
 	int cmd;            /* current command index */
 	int prep;           /* next statement to prepare */
@@ -255,11 +254,9 @@ client_flush(struct thread *t, struct client *c)
 
 	if (r < 0)
 		return false;
-	if (r == 1 && !c->want_write)
-	{
+	/* what libpq could not send yet goes out when epoll says writable */
+	if (r == 1)
 		ep_set(t, c, EPOLLIN | EPOLLOUT, EPOLL_CTL_MOD);
-		c->want_write = true;
-	}
 	return true;
 }
 
@@ -810,7 +807,7 @@ thread_run(struct thread *t)
 
 			if (c->state != CS_WAIT && c->state != CS_ROLLBACK)
 				continue;
-			if ((events[i].events & EPOLLOUT) && c->want_write)
+			if ((events[i].events & EPOLLOUT) && (c->ep_events & EPOLLOUT))
 			{
 				int r = PQflush(c->conn);
 
@@ -820,10 +817,7 @@ thread_run(struct thread *t)
 					continue;
 				}
 				if (r == 0)
-				{
 					ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
-					c->want_write = false;
-				}
 			}
 			if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
 				client_readable(t, c);
