@@ -552,19 +552,43 @@ server_provenance(struct run_state *rs, struct store_variant *v,
 
 /* ------------------------------------------------------------ targets */
 
+/* The client counts to sweep: -c's list, else the recipe's; none: N = 0. */
+static const int *
+sweep_of(const struct recipe *r, const struct run_opts *o, int *n)
+{
+	*n = o->nclients ? o->nclients : r->nsweep_clients;
+	return o->nclients ? o->clients : r->sweep_clients;
+}
+
+/* Clients of workload I at sweep point SI: the one rule for both uses. */
+static int
+point_clients(const struct recipe *r, const int *sweep, int nsweep, int i,
+			  int si)
+{
+	return r->workloads[i].swept && nsweep ? sweep[si]
+										   : r->workloads[i].clients;
+}
+
+/*
+ * The most connections any point opens (-c lists need not ascend, so
+ * every point is looked at).
+ */
 static int
 max_clients_of_point(const struct recipe *r, const struct run_opts *o)
 {
-	int sweep_max = 0, total = 0;
+	int nsweep, max = 0;
+	const int *sweep = sweep_of(r, o, &nsweep);
 
-	if (o->nclients)
-		sweep_max = o->clients[o->nclients - 1];
-	else if (r->nsweep_clients)
-		sweep_max = r->sweep_clients[r->nsweep_clients - 1];
-	for (int i = 0; i < r->nworkloads; i++)
-		total += r->workloads[i].swept && sweep_max ? sweep_max
-													: r->workloads[i].clients;
-	return total;
+	for (int si = 0; si < (nsweep ? nsweep : 1); si++)
+	{
+		int total = 0;
+
+		for (int i = 0; i < r->nworkloads; i++)
+			total += point_clients(r, sweep, nsweep, i, si);
+		if (total > max)
+			max = total;
+	}
+	return max;
 }
 
 /*
@@ -846,8 +870,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 {
 	const struct recipe *r = rs->recipe;
 	const struct run_opts *o = &rs->o;
-	const int *sweep = o->nclients ? o->clients : r->sweep_clients;
-	int nsweep = o->nclients ? o->nclients : r->nsweep_clients;
+	int nsweep;
+	const int *sweep = sweep_of(r, o, &nsweep);
 	int repeat = o->repeat ? o->repeat : r->repeat;
 	int npoints = (nsweep ? nsweep : 1) * repeat;
 	struct load_workload *wl = xcalloc((size_t) r->nworkloads, sizeof(*wl));
@@ -878,7 +902,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 					o->protocol >= 0 ? o->protocol : (int) rw->protocol);
 				wl[i].conn_keywords = rs->kw;
 				wl[i].conn_values = rs->val;
-				wl[i].clients = swept ? sweep[si] : rw->clients;
+				wl[i].clients = point_clients(r, sweep, nsweep, i, si);
 				if (o->jobs)
 					wl[i].jobs = o->jobs;
 				else if (swept && o->nclients && r->sweep_jobs_list)
