@@ -60,6 +60,12 @@ int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
  */
 int cmd_option_error(const struct cmd *c, int ch, char **argv);
 
+/*
+ * Parse TEXT as a whole decimal integer in [1, MAX] into *OUT; false on
+ * anything else (trailing junk, overflow, out of range).
+ */
+bool cmd_parse_count(const char *text, int max, int *out);
+
 /* True when argv has -h or --help: the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);
 

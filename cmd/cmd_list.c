@@ -54,8 +54,7 @@ list_fn(int argc, char **argv)
 				variant = optarg;
 				break;
 			case 'n':
-				limit = atoi(optarg);
-				if (limit < 1)
+				if (!cmd_parse_count(optarg, 1000000000, &limit))
 					return cmd_usage_error(&cmd_list, "invalid limit \"%s\"",
 										   optarg);
 				break;

@@ -178,8 +178,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						optarg);
 				break;
 			case 'j':
-				o->jobs = (int) strtol(optarg, &end, 10);
-				if (*end || o->jobs < 1)
+				if (!cmd_parse_count(optarg, 100000, &o->jobs))
 					return cmd_usage_error(
 						&cmd_run, "invalid number of jobs \"%s\"", optarg);
 				break;
@@ -204,8 +203,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			}
 			break;
 			case 'P':
-				o->progress_s = (int) strtol(optarg, &end, 10);
-				if (*end || o->progress_s < 1)
+				if (!cmd_parse_count(optarg, 86400, &o->progress_s))
 					return cmd_usage_error(
 						&cmd_run, "invalid progress interval \"%s\"", optarg);
 				break;
@@ -220,8 +218,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 										   optarg);
 				break;
 			case 2:
-				o->repeat = (int) strtol(optarg, &end, 10);
-				if (*end || o->repeat < 1 || o->repeat > 1000)
+				if (!cmd_parse_count(optarg, 1000, &o->repeat))
 					return cmd_usage_error(
 						&cmd_run, "invalid repeat count \"%s\"", optarg);
 				break;

@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -139,6 +140,20 @@ cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nhint: see 'pgcliff %s --help'\n", c->name);
 	return EXIT_USAGE;
+}
+
+bool
+cmd_parse_count(const char *text, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || *end != '\0' || errno != 0 || v < 1 || v > max)
+		return false;
+	*out = (int) v;
+	return true;
 }
 
 int
