@@ -147,6 +147,7 @@ show_fn(int argc, char **argv)
 
 				if (store_get_series(st, points[i].id, &s, &ns, &err) < 0)
 				{
+					free(s); /* the rows read before the error */
 					rc = cmd_exit_code(&err);
 					break;
 				}
