@@ -468,12 +468,12 @@ client_readable(struct thread *t, struct client *c)
 				}
 				break;
 		}
+		/*
+		 * A lost connection needs no check here: its error result is
+		 * followed by NULL, and client_after_error() sees the unknown
+		 * transaction status; or the next PQconsumeInput() fails.
+		 */
 		PQclear(res);
-		if (PQstatus(c->conn) == CONNECTION_BAD)
-		{
-			client_lost(t, c);
-			return;
-		}
 	}
 }
 
