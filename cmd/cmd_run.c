@@ -903,7 +903,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 				if (o->jobs)
 					wl[i].jobs = o->jobs;
 				else if (swept && o->nclients && r->sweep_jobs_list)
-					wl[i].jobs = sweep[si]; /* -c replaced the list's points */
+					/* -c replaced the points the jobs list was written for */
+					wl[i].jobs = sweep[si];
 				else if (swept)
 					wl[i].jobs = recipe_sweep_jobs(r, si, sweep[si]);
 				else

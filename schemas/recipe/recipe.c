@@ -1009,11 +1009,9 @@ recipe_sweep_jobs(const struct recipe *r, int i, int clients)
 {
 	int jobs;
 
-	/* a -c override beyond the recipe's list falls back to jobs = clients */
-	if (!r->sweep_jobs_eq_clients && r->sweep_jobs_list &&
-		i < r->nsweep_clients)
+	if (r->sweep_jobs_list)
 		jobs = r->sweep_jobs_list[i];
-	else if (r->sweep_jobs_eq_clients || r->sweep_jobs_list)
+	else if (r->sweep_jobs_eq_clients)
 		jobs = clients;
 	else
 		jobs = r->sweep_jobs;

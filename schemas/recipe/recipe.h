@@ -112,7 +112,10 @@ int recipe_protocol_parse(const char *text, enum recipe_protocol *out);
 /* The metric names `measure:` accepts, NULL-terminated. */
 extern const char *const recipe_metrics[];
 
-/* Jobs of sweep point I with CLIENTS clients (clamped to clients). */
+/*
+ * Jobs of the recipe's sweep point I (0 <= I < nsweep_clients), which has
+ * CLIENTS clients; clamped to them.  Overrides (-c, -j) are the caller's.
+ */
 int recipe_sweep_jobs(const struct recipe *r, int i, int clients);
 
 /* Find a workload by name, or NULL. */
