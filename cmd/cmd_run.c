@@ -747,13 +747,10 @@ on_progress(void *arg, const struct load_progress *p)
 static void
 print_summary(const struct run_state *rs, const struct load_workload *w,
 			  const struct load_workload_result *res,
-			  const struct load_result *point)
+			  const struct load_result *point, double secs)
 {
-	double secs = (double) rs->recipe->duration_us / 1e6;
 	uint64_t total = res->txns + res->failures;
 
-	if (rs->o.duration_us)
-		secs = (double) rs->o.duration_us / 1e6;
 	printf("transaction type: %s\n", w->name);
 	printf("scaling factor: 1\n");
 	printf("query mode: %s\n",
@@ -947,7 +944,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 			for (int i = 0; i < r->nworkloads && rc == 0; i++)
 			{
 				if (!o->quiet)
-					print_summary(rs, &wl[i], &res.w[i], &res);
+					print_summary(rs, &wl[i], &res.w[i], &res,
+								  (double) lp.duration_ns / 1e9);
 				rc = store_point(rs, &wl[i], &res.w[i], rep, order, &res,
 								 (double) lp.duration_ns / 1e9, err);
 				if (res.w[i].aborted_clients)
