@@ -27,6 +27,7 @@
 #include "recipe.h"
 #include "report.h"
 #include "store.h"
+#include "variants.h"
 
 static int run_fn(int argc, char **argv);
 
@@ -59,7 +60,13 @@ const struct cmd cmd_run = {
 		"      --target primary=CONNINFO\n"
 		"                          use an existing server instead of a managed one\n"
 		"                          (conninfo or URI; PG* environment variables apply)\n"
-		"      --seed N            random seed for the scripts (default: random)\n"
+		"      --variant NAME:KEY=VALUE\n"
+		"                          add or amend a server variant; KEY is bindir,\n"
+		"                          target or server.SETTING, e.g. slow:server.fsync=on\n"
+		"                          (repeat it; with several variants the repeats\n"
+		"                          run in counterbalanced blocks AB, BA, ...)\n"
+		"      --seed N            random seed for the scripts and the order of\n"
+		"                          the points (default: random)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
 		"  -q, --quiet             no per-point summary lines\n"
 		"\n"
@@ -84,11 +91,25 @@ struct run_opts
 	const char *db;
 	const char *bindir;
 	const char *os_user;
-	const char *target; /* conninfo of the primary */
+	const char *target;  /* conninfo of the primary */
+	char **variant_args; /* --variant values, pointing into argv */
+	int nvariant_args;
 	bool seed_set;
 	uint64_t seed;
 	bool keep_logs;
 	bool quiet;
+};
+
+/* One variant's server: managed (a cluster) or external. */
+struct target
+{
+	const struct variant *v;
+	struct cluster *cluster;
+	const char *kw[32];
+	const char *val[32];
+	PQconninfoOption *target_opts;
+	char *server_version;
+	struct store_variant sv;
 };
 
 /* Everything a run holds, released in one place. */
@@ -99,11 +120,11 @@ struct run_state
 	struct store *store;
 	char db_path[1024];
 	int64_t run_id;
-	struct cluster *cluster;
-	const char *kw[32];
-	const char *val[32];
-	PQconninfoOption *target_opts;
-	char *server_version;
+	struct variant *vars;
+	struct target *targets;
+	int nvars;
+	struct recipe_plan_step *plan;
+	int nplan;
 	int points_done;
 	struct report_row *rows;
 	int nrows;
@@ -156,6 +177,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"target", required_argument, NULL, 6},
 		{"seed", required_argument, NULL, 7},
 		{"keep-logs", no_argument, NULL, 8},
+		{"variant", required_argument, NULL, 9},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -249,6 +271,12 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 8:
 				o->keep_logs = true;
 				break;
+			case 9:
+				o->variant_args =
+					xrealloc(o->variant_args,
+							 (size_t) (o->nvariant_args + 1) * sizeof(char *));
+				o->variant_args[o->nvariant_args++] = optarg;
+				break;
 			default:
 				return cmd_option_error(&cmd_run, ch, argv);
 		}
@@ -331,6 +359,16 @@ command_line(int argc, char **argv)
 			char *r = redact_conninfo(a + 8);
 
 			a = red = xasprintf("primary=%s", r);
+			free(r);
+		}
+		else if (strstr(a, ":target=") != NULL &&
+				 (strncmp(a, "--variant=", 10) == 0 ||
+				  (i > 0 && strcmp(argv[i - 1], "--variant") == 0)))
+		{
+			const char *t = strstr(a, ":target=") + 8;
+			char *r = redact_conninfo(t);
+
+			a = red = xasprintf("%.*s%s", (int) (t - a), a, r);
 			free(r);
 		}
 		strbuf_addch(&sb, ' ');
@@ -461,9 +499,9 @@ sql_error(struct pgc_error *err, PGconn *conn, const PGresult *res,
 }
 
 static PGconn *
-connect_admin(struct run_state *rs, struct pgc_error *err)
+connect_admin(struct target *t, struct pgc_error *err)
 {
-	PGconn *conn = PQconnectdbParams(rs->kw, rs->val, 0);
+	PGconn *conn = PQconnectdbParams(t->kw, t->val, 0);
 
 	if (PQstatus(conn) != CONNECTION_OK)
 	{
@@ -480,7 +518,7 @@ connect_admin(struct run_state *rs, struct pgc_error *err)
 }
 
 static int
-run_sql_list(struct run_state *rs, const struct recipe_sql *list, int n,
+run_sql_list(struct target *t, const struct recipe_sql *list, int n,
 			 const char *what, struct pgc_error *err)
 {
 	PGconn *conn;
@@ -488,7 +526,7 @@ run_sql_list(struct run_state *rs, const struct recipe_sql *list, int n,
 
 	if (n == 0)
 		return 0;
-	if ((conn = connect_admin(rs, err)) == NULL)
+	if ((conn = connect_admin(t, err)) == NULL)
 		return -1;
 	for (int i = 0; i < n && rc == 0; i++)
 	{
@@ -507,14 +545,42 @@ run_sql_list(struct run_state *rs, const struct recipe_sql *list, int n,
 	return rc;
 }
 
-/* Server version and every setting not at its default, as JSON. */
-static int
-server_provenance(struct run_state *rs, struct store_variant *v,
-				  struct pgc_error *err)
+/* A two-column result as a JSON object, or NULL when it failed. */
+static char *
+json_object_of(PGconn *conn, const char *sql)
 {
-	PGconn *conn = connect_admin(rs, err);
+	PGresult *res = PQexec(conn, sql);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		PQclear(res);
+		return NULL;
+	}
+	strbuf_addch(&sb, '{');
+	for (int i = 0; i < PQntuples(res); i++)
+	{
+		if (i)
+			strbuf_addstr(&sb, ", ");
+		strbuf_add_json_str(&sb, PQgetvalue(res, i, 0));
+		strbuf_addstr(&sb, ": ");
+		strbuf_add_json_str(&sb, PQgetvalue(res, i, 1));
+	}
+	strbuf_addch(&sb, '}');
+	PQclear(res);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Server version, every setting not at its default and pg_config (the
+ * view needs a superuser: NULL otherwise), as JSON.
+ */
+static int
+server_provenance(struct target *t, struct pgc_error *err)
+{
+	PGconn *conn = connect_admin(t, err);
 	PGresult *res;
-	struct strbuf settings = STRBUF_INIT;
+	char *settings;
 
 	if (conn == NULL)
 		return -1;
@@ -522,28 +588,20 @@ server_provenance(struct run_state *rs, struct store_variant *v,
 					   " current_setting('server_version_num')::int");
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 	{
-		rs->server_version = xstrdup(PQgetvalue(res, 0, 0));
-		v->server_version_num = atoi(PQgetvalue(res, 0, 1));
+		t->server_version = xstrdup(PQgetvalue(res, 0, 0));
+		t->sv.server_version_num = atoi(PQgetvalue(res, 0, 1));
 	}
 	PQclear(res);
-	res = PQexec(conn, "SELECT name, setting FROM pg_settings"
-					   " WHERE source NOT IN ('default', 'override')"
-					   " ORDER BY name");
-	strbuf_addch(&settings, '{');
-	if (PQresultStatus(res) == PGRES_TUPLES_OK)
-		for (int i = 0; i < PQntuples(res); i++)
-		{
-			if (i)
-				strbuf_addstr(&settings, ", ");
-			strbuf_add_json_str(&settings, PQgetvalue(res, i, 0));
-			strbuf_addstr(&settings, ": ");
-			strbuf_add_json_str(&settings, PQgetvalue(res, i, 1));
-		}
-	strbuf_addch(&settings, '}');
-	PQclear(res);
+	settings =
+		json_object_of(conn, "SELECT name, setting FROM pg_settings"
+							 " WHERE source NOT IN ('default', 'override')"
+							 " ORDER BY name");
+	t->sv.settings = settings ? settings : xstrdup("{}");
+	t->sv.pg_config =
+		json_object_of(conn, "SELECT name, setting FROM pg_config"
+							 " ORDER BY name");
 	PQfinish(conn);
-	v->server_version = rs->server_version;
-	v->settings = strbuf_detach(&settings);
+	t->sv.server_version = t->server_version;
 	return 0;
 }
 
@@ -589,36 +647,92 @@ max_clients_of_point(const struct recipe *r, const struct run_opts *o)
 }
 
 /*
- * A server that fails to start because of the recipe's settings is the
- * recipe's error: point at the setting the log names.
+ * A server that fails to start because of a setting is the recipe's (or
+ * the command line's) error: point at the setting the log names.
  */
 static void
-blame_guc(const struct recipe *r, struct pgc_error *err, const char *log_tail)
+blame_guc(const struct variant *v, struct pgc_error *err, const char *log_tail)
 {
-	for (int i = 0; i < r->ngucs; i++)
+	for (int i = 0; i < v->ngucs; i++)
 	{
+		const struct variant_guc *g = &v->gucs[i];
 		char quoted[300];
 		const char *line;
 
-		snprintf(quoted, sizeof(quoted), "\"%s\"", r->gucs[i].name);
+		snprintf(quoted, sizeof(quoted), "\"%s\"", g->name);
 		if ((line = strstr(log_tail, quoted)) == NULL)
 			continue;
 		while (line > log_tail && line[-1] != '\n')
 			line--;
-		error_set(err, PGC_ERR_RECIPE, "the server rejected setting '%s'",
-				  r->gucs[i].name);
-		error_at(err, r->path, r->gucs[i].pos.line, r->gucs[i].pos.col,
-				 (int) strlen(r->gucs[i].name));
+		if (g->origin_file)
+		{
+			error_set(err, PGC_ERR_RECIPE, "the server rejected setting '%s'",
+					  g->name);
+			error_at(err, g->origin_file, g->pos.line, g->pos.col,
+					 (int) strlen(g->name));
+		}
+		else
+			error_set(err, PGC_ERR_USAGE,
+					  "the server rejected setting '%s' of --variant %s",
+					  g->name, v->name);
 		error_detail(err, "%.*s", (int) strcspn(line, "\n"), line);
 		return;
 	}
 }
 
+/* The variant's GUCs as JSON, for the store. */
+static char *
+gucs_json(const struct variant *v)
+{
+	struct strbuf gj = STRBUF_INIT;
+
+	strbuf_addch(&gj, '{');
+	for (int i = 0; i < v->ngucs; i++)
+	{
+		if (i)
+			strbuf_addstr(&gj, ", ");
+		strbuf_add_json_str(&gj, v->gucs[i].name);
+		strbuf_addstr(&gj, ": ");
+		strbuf_add_json_str(&gj, v->gucs[i].value);
+	}
+	strbuf_addch(&gj, '}');
+	return strbuf_detach(&gj);
+}
+
 static int
-start_target(struct run_state *rs, struct store_variant *v,
-			 struct pgc_error *err)
+external_target(struct target *t, struct pgc_error *err)
+{
+	char *errmsg = NULL;
+	int n = 0;
+
+	t->target_opts = PQconninfoParse(t->v->target, &errmsg);
+	if (t->target_opts == NULL)
+	{
+		error_set(err, PGC_ERR_USAGE, "invalid target conninfo of %s: %s",
+				  t->v->name, errmsg ? errmsg : "out of memory");
+		err->message[strcspn(err->message, "\n")] = '\0';
+		PQfreemem(errmsg);
+		return -1;
+	}
+	for (PQconninfoOption *o = t->target_opts; o->keyword && n < 30; o++)
+		if (o->val && o->val[0])
+		{
+			t->kw[n] = o->keyword;
+			t->val[n++] = o->val;
+		}
+	t->kw[n] = NULL;
+	t->val[n] = NULL;
+	t->sv.kind = "external";
+	t->sv.target = redact_conninfo(t->v->target);
+	return 0;
+}
+
+/* Create (initdb) and start the variant's managed server. */
+static int
+create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 {
 	const struct recipe *r = rs->recipe;
+	const struct variant *v = t->v;
 	int need = max_clients_of_point(r, &rs->o) + 5;
 	struct cluster_guc *gucs;
 	int ngucs = 0;
@@ -626,70 +740,40 @@ start_target(struct run_state *rs, struct store_variant *v,
 	char maxconn[32];
 	char bindir[1024];
 	struct cluster_opts co;
-	struct strbuf gj = STRBUF_INIT;
 
-	strbuf_addch(&gj, '{');
-	for (int i = 0; i < r->ngucs; i++)
+	t->sv.name = v->name;
+	t->sv.gucs = gucs_json(v);
+	if (v->target)
 	{
-		if (i)
-			strbuf_addstr(&gj, ", ");
-		strbuf_add_json_str(&gj, r->gucs[i].name);
-		strbuf_addstr(&gj, ": ");
-		strbuf_add_json_str(&gj, r->gucs[i].value);
-	}
-	strbuf_addch(&gj, '}');
-	v->gucs = strbuf_detach(&gj);
-
-	if (rs->o.target)
-	{
-		char *errmsg = NULL;
-		int n = 0;
-
-		rs->target_opts = PQconninfoParse(rs->o.target, &errmsg);
-		if (rs->target_opts == NULL)
-		{
-			error_set(err, PGC_ERR_USAGE, "invalid --target conninfo: %s",
-					  errmsg ? errmsg : "out of memory");
-			err->message[strcspn(err->message, "\n")] = '\0';
-			PQfreemem(errmsg);
-			return -1;
-		}
-		for (PQconninfoOption *o = rs->target_opts; o->keyword && n < 30; o++)
-			if (o->val && o->val[0])
-			{
-				rs->kw[n] = o->keyword;
-				rs->val[n++] = o->val;
-			}
-		rs->kw[n] = NULL;
-		rs->val[n] = NULL;
-		v->kind = "external";
 		if (r->ngucs > 0)
-			fprintf(
-				stderr,
-				"note: the recipe's server settings (%s, ...) are not applied to a --target server\n",
-				r->gucs[0].name);
-		v->target = redact_conninfo(rs->o.target);
-		return 0;
+			fprintf(stderr,
+					"note: the recipe's server settings (%s, ...) are not "
+					"applied to the external server of %s\n",
+					r->gucs[0].name, v->name);
+		return external_target(t, err);
 	}
 
-	if (cluster_find_bindir(rs->o.bindir, bindir, sizeof(bindir), err) < 0)
+	if (cluster_find_bindir(v->bindir, bindir, sizeof(bindir), err) < 0)
 		return -1;
-	gucs = xcalloc((size_t) r->ngucs + 1, sizeof(*gucs));
-	for (int i = 0; i < r->ngucs; i++)
+	gucs = xcalloc((size_t) v->ngucs + 1, sizeof(*gucs));
+	for (int i = 0; i < v->ngucs; i++)
 	{
-		gucs[ngucs].name = r->gucs[i].name;
-		gucs[ngucs++].value = r->gucs[i].value;
-		if (strcasecmp(r->gucs[i].name, "max_connections") == 0)
+		const struct variant_guc *g = &v->gucs[i];
+
+		gucs[ngucs].name = g->name;
+		gucs[ngucs++].value = g->value;
+		if (strcasecmp(g->name, "max_connections") == 0)
 		{
 			has_maxconn = true;
-			if (atoi(r->gucs[i].value) < need)
+			if (atoi(g->value) < need)
 			{
 				error_set(
-					err, PGC_ERR_RECIPE,
+					err, g->origin_file ? PGC_ERR_RECIPE : PGC_ERR_USAGE,
 					"max_connections %s is below the %d connections this run needs",
-					r->gucs[i].value, need);
-				error_at(err, r->path, r->gucs[i].pos.line, r->gucs[i].pos.col,
-						 (int) strlen(r->gucs[i].name));
+					g->value, need);
+				if (g->origin_file)
+					error_at(err, g->origin_file, g->pos.line, g->pos.col,
+							 (int) strlen(g->name));
 				error_hint(
 					err,
 					"raise it, or leave it out: pgcliff sizes it to the sweep");
@@ -709,22 +793,86 @@ start_target(struct run_state *rs, struct store_variant *v,
 	co.bindir = bindir;
 	co.os_user =
 		rs->o.os_user ? rs->o.os_user : (geteuid() == 0 ? "postgres" : NULL);
-	co.name = "primary";
+	co.name = v->name;
 	co.gucs = gucs;
 	co.ngucs = ngucs;
-	rs->cluster = cluster_create(&co, err);
+	t->cluster = cluster_create(&co, err);
 	free(gucs);
-	if (rs->cluster == NULL)
+	if (t->cluster == NULL)
 		return -1;
-	if (cluster_start(rs->cluster, err) < 0)
+	if (cluster_start(t->cluster, err) < 0)
 	{
-		blame_guc(r, err, err->detail);
+		blame_guc(v, err, err->detail);
 		return -1;
 	}
-	cluster_conn_params(rs->cluster, rs->kw, rs->val, 32);
-	v->kind = "managed";
-	v->bindir = cluster_bindir(rs->cluster);
+	cluster_conn_params(t->cluster, t->kw, t->val, 32);
+	t->sv.kind = "managed";
+	t->sv.bindir = cluster_bindir(t->cluster);
 	return 0;
+}
+
+/*
+ * Bring up every variant's server once: create it, record its provenance,
+ * run the recipe's setup.  With several variants taking turns, each
+ * server is stopped again until its first block.
+ */
+static int
+prepare_targets(struct run_state *rs, struct pgc_error *err)
+{
+	bool take_turns = rs->nvars > 1 && rs->recipe->restart_per_block;
+
+	for (int i = 0; i < rs->nvars; i++)
+	{
+		struct target *t = &rs->targets[i];
+
+		if (create_target(rs, t, err) < 0 || cmd_interrupted)
+			return -1;
+		if (server_provenance(t, err) < 0 ||
+			store_variant_add(rs->store, rs->run_id, &t->sv, err) < 0)
+			return -1;
+		if (!rs->o.quiet)
+			printf("pgcliff %s: run %" PRId64
+				   " of recipe %s%s%s on PostgreSQL "
+				   "%s (%s)\n",
+				   PGCLIFF_VERSION, rs->run_id, rs->recipe->name,
+				   rs->nvars > 1 ? ", variant " : "",
+				   rs->nvars > 1 ? t->v->name : "",
+				   t->server_version ? t->server_version : "?",
+				   t->cluster ? "managed" : "external");
+		if (run_sql_list(t, rs->recipe->setup, rs->recipe->nsetup, "setup",
+						 err) < 0)
+			return -1;
+		if (take_turns && t->cluster && cluster_stop(t->cluster, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The plan as JSON, stored with the run. */
+static char *
+plan_json(const struct run_state *rs, const int *sweep, int nsweep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb,
+				"{\"version\": 1, \"seed\": %" PRIu64
+				", \"restart\": \"%s\", \"steps\": [",
+				rs->o.seed,
+				rs->nvars > 1 && rs->recipe->restart_per_block ? "block"
+															   : "never");
+	for (int i = 0; i < rs->nplan; i++)
+	{
+		const struct recipe_plan_step *st = &rs->plan[i];
+
+		strbuf_addf(&sb, "%s{\"block\": %d, \"variant\": ", i ? ", " : "",
+					st->block);
+		strbuf_add_json_str(&sb, rs->vars[st->variant].name);
+		if (nsweep)
+			strbuf_addf(&sb, ", \"clients\": %d", sweep[st->sweep]);
+		strbuf_addch(&sb, '}');
+	}
+	strbuf_addstr(&sb, "]}");
+	return strbuf_detach(&sb);
 }
 
 /* -------------------------------------------------------------- points */
@@ -779,7 +927,8 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 }
 
 static int
-store_point(struct run_state *rs, const struct load_workload *w,
+store_point(struct run_state *rs, const char *variant,
+			const struct load_workload *w,
 			const struct load_workload_result *res, int repeat_idx,
 			int order_idx, const struct load_result *point, double secs,
 			struct pgc_error *err)
@@ -810,7 +959,7 @@ store_point(struct run_state *rs, const struct load_workload *w,
 		series[s].lat_max_ms = (double) res->sec_lat_max_ns[s] / 1e6;
 	}
 	memset(&sp, 0, sizeof(sp));
-	sp.variant = "default";
+	sp.variant = variant;
 	sp.workload = w->name;
 	sp.clients = w->clients;
 	sp.jobs = res->jobs;
@@ -844,6 +993,7 @@ store_point(struct run_state *rs, const struct load_workload *w,
 	{
 		rs->rows =
 			xrealloc(rs->rows, (size_t) (rs->nrows + 1) * sizeof(*rs->rows));
+		rs->rows[rs->nrows].variant = variant;
 		rs->rows[rs->nrows].workload = w->name;
 		rs->rows[rs->nrows].clients = w->clients;
 		rs->rows[rs->nrows].jobs = res->jobs;
@@ -859,110 +1009,148 @@ store_point(struct run_state *rs, const struct load_workload *w,
 	return rc;
 }
 
+/*
+ * Switch servers between stretches of the plan: with several variants
+ * taking turns (restart: block), the previous variant's server stops and
+ * this one's starts fresh for each block.
+ */
 static int
-run_points(struct run_state *rs, struct pgc_error *err)
+switch_target(struct run_state *rs, const struct recipe_plan_step *prev,
+			  const struct recipe_plan_step *st, struct pgc_error *err)
+{
+	struct target *t = &rs->targets[st->variant];
+
+	if (rs->nvars < 2 || !rs->recipe->restart_per_block)
+		return 0;
+	if (prev && prev->block == st->block && prev->variant == st->variant)
+		return 0;
+	if (prev && rs->targets[prev->variant].cluster &&
+		cluster_stop(rs->targets[prev->variant].cluster, err) < 0)
+		return -1;
+	if (t->cluster && cluster_start(t->cluster, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+fill_workloads(const struct run_state *rs, struct target *t, int si,
+			   struct load_workload *wl)
 {
 	const struct recipe *r = rs->recipe;
 	const struct run_opts *o = &rs->o;
 	int nsweep;
 	const int *sweep = sweep_of(r, o, &nsweep);
+
+	for (int i = 0; i < r->nworkloads; i++)
+	{
+		const struct recipe_workload *rw = &r->workloads[i];
+		bool swept = rw->swept && nsweep;
+
+		wl[i].name = rw->name;
+		wl[i].script = rw->script;
+		wl[i].protocol = (enum load_protocol)(
+			o->protocol >= 0 ? o->protocol : (int) rw->protocol);
+		wl[i].conn_keywords = t->kw;
+		wl[i].conn_values = t->val;
+		wl[i].clients = point_clients(r, sweep, nsweep, i, si);
+		if (o->jobs)
+			wl[i].jobs = o->jobs;
+		else if (swept && o->nclients && r->sweep_jobs_list)
+			/* -c replaced the points the jobs list was written for */
+			wl[i].jobs = sweep[si];
+		else if (swept)
+			wl[i].jobs = recipe_sweep_jobs(r, si, sweep[si]);
+		else
+			wl[i].jobs = rw->jobs;
+		if (wl[i].jobs > wl[i].clients)
+			wl[i].jobs = wl[i].clients;
+	}
+}
+
+static int
+run_points(struct run_state *rs, struct pgc_error *err)
+{
+	const struct recipe *r = rs->recipe;
+	const struct run_opts *o = &rs->o;
 	int repeat = o->repeat ? o->repeat : r->repeat;
-	int npoints = (nsweep ? nsweep : 1) * repeat;
 	struct load_workload *wl = xcalloc((size_t) r->nworkloads, sizeof(*wl));
-	int order = 0;
 	int rc = 0;
 
-	for (int si = 0; si < (nsweep ? nsweep : 1) && rc == 0; si++)
+	for (int order = 0; order < rs->nplan && rc == 0; order++)
 	{
-		for (int rep = 0; rep < repeat && rc == 0; rep++)
+		const struct recipe_plan_step *st = &rs->plan[order];
+		struct target *t = &rs->targets[st->variant];
+		struct load_point lp;
+		struct load_result res;
+
+		if (cmd_interrupted)
 		{
-			struct load_point lp;
-			struct load_result res;
-
-			if (cmd_interrupted)
-			{
-				error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
-				rc = -1;
-				break;
-			}
-			for (int i = 0; i < r->nworkloads; i++)
-			{
-				const struct recipe_workload *rw = &r->workloads[i];
-				bool swept = rw->swept && nsweep;
-
-				wl[i].name = rw->name;
-				wl[i].script = rw->script;
-				wl[i].protocol = (enum load_protocol)(
-					o->protocol >= 0 ? o->protocol : (int) rw->protocol);
-				wl[i].conn_keywords = rs->kw;
-				wl[i].conn_values = rs->val;
-				wl[i].clients = point_clients(r, sweep, nsweep, i, si);
-				if (o->jobs)
-					wl[i].jobs = o->jobs;
-				else if (swept && o->nclients && r->sweep_jobs_list)
-					/* -c replaced the points the jobs list was written for */
-					wl[i].jobs = sweep[si];
-				else if (swept)
-					wl[i].jobs = recipe_sweep_jobs(r, si, sweep[si]);
-				else
-					wl[i].jobs = rw->jobs;
-				if (wl[i].jobs > wl[i].clients)
-					wl[i].jobs = wl[i].clients;
-			}
-			if (run_sql_list(rs, r->reset, r->nreset, "reset", err) < 0)
-			{
-				rc = -1;
-				break;
-			}
-			memset(&lp, 0, sizeof(lp));
-			lp.workloads = wl;
-			lp.nworkloads = r->nworkloads;
-			lp.warmup_ns =
-				(o->warmup_set ? o->warmup_us : r->warmup_us) * 1000;
-			lp.duration_ns =
-				(o->duration_us ? o->duration_us : r->duration_us) * 1000;
-			lp.seed = rs->o.seed + (uint64_t) order * 7919u;
-			lp.scale = 1;
-			lp.interrupt = &cmd_interrupted;
-			lp.progress_s = o->progress_s;
-			lp.progress = on_progress;
-			lp.progress_arg = rs->recipe;
-			if (!o->quiet)
-			{
-				printf("%spoint %d of %d: clients %d, repeat %d of %d\n",
-					   order ? "\n" : "", order + 1, npoints, wl[0].clients,
-					   rep + 1, repeat);
-				fflush(stdout);
-			}
-			if (load_run(&lp, &res, err) < 0)
-			{
-				if (res.w)
-					load_result_release(&res);
-				rc = -1;
-				break;
-			}
-			for (int i = 0; i < r->nworkloads && rc == 0; i++)
-			{
-				if (!o->quiet)
-					print_summary(rs, &wl[i], &res.w[i], &res,
-								  (double) lp.duration_ns / 1e9);
-				rc = store_point(rs, &wl[i], &res.w[i], rep, order, &res,
-								 (double) lp.duration_ns / 1e9, err);
-				if (res.w[i].aborted_clients)
-				{
-					if (rs->aborted_clients == 0)
-						snprintf(rs->abort_reason, sizeof(rs->abort_reason),
-								 "workload %s: %s", wl[i].name,
-								 res.w[i].first_error);
-					rs->aborted_clients += res.w[i].aborted_clients;
-				}
-			}
-			fflush(stdout);
-			load_result_release(&res);
-			if (rc == 0)
-				rs->points_done++;
-			order++;
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+			rc = -1;
+			break;
 		}
+		if (switch_target(rs, order ? &rs->plan[order - 1] : NULL, st, err) <
+			0)
+		{
+			rc = -1;
+			break;
+		}
+		fill_workloads(rs, t, st->sweep, wl);
+		if (run_sql_list(t, r->reset, r->nreset, "reset", err) < 0)
+		{
+			rc = -1;
+			break;
+		}
+		memset(&lp, 0, sizeof(lp));
+		lp.workloads = wl;
+		lp.nworkloads = r->nworkloads;
+		lp.warmup_ns = (o->warmup_set ? o->warmup_us : r->warmup_us) * 1000;
+		lp.duration_ns =
+			(o->duration_us ? o->duration_us : r->duration_us) * 1000;
+		lp.seed = rs->o.seed + (uint64_t) order * 7919u;
+		lp.scale = 1;
+		lp.interrupt = &cmd_interrupted;
+		lp.progress_s = o->progress_s;
+		lp.progress = on_progress;
+		lp.progress_arg = rs->recipe;
+		if (!o->quiet)
+		{
+			printf("%spoint %d of %d: %s%s%sclients %d, repeat %d of %d\n",
+				   order ? "\n" : "", order + 1, rs->nplan,
+				   rs->nvars > 1 ? "variant " : "",
+				   rs->nvars > 1 ? t->v->name : "", rs->nvars > 1 ? ", " : "",
+				   wl[0].clients, st->block + 1, repeat);
+			fflush(stdout);
+		}
+		if (load_run(&lp, &res, err) < 0)
+		{
+			if (res.w)
+				load_result_release(&res);
+			rc = -1;
+			break;
+		}
+		for (int i = 0; i < r->nworkloads && rc == 0; i++)
+		{
+			if (!o->quiet)
+				print_summary(rs, &wl[i], &res.w[i], &res,
+							  (double) lp.duration_ns / 1e9);
+			rc = store_point(rs, t->v->name, &wl[i], &res.w[i], st->block,
+							 order, &res, (double) lp.duration_ns / 1e9, err);
+			if (res.w[i].aborted_clients)
+			{
+				if (rs->aborted_clients == 0)
+					snprintf(rs->abort_reason, sizeof(rs->abort_reason),
+							 "%s%sworkload %s: %s",
+							 rs->nvars > 1 ? t->v->name : "",
+							 rs->nvars > 1 ? ", " : "", wl[i].name,
+							 res.w[i].first_error);
+				rs->aborted_clients += res.w[i].aborted_clients;
+			}
+		}
+		fflush(stdout);
+		load_result_release(&res);
+		if (rc == 0)
+			rs->points_done++;
 	}
 	free(wl);
 	return rc;
@@ -988,10 +1176,11 @@ run_fn(int argc, char **argv)
 {
 	struct run_state rs;
 	struct pgc_error err;
-	struct store_variant var;
 	struct host_facts host;
 	struct store_run run;
-	char *cmdline = NULL, *sha = NULL;
+	char *cmdline = NULL, *sha = NULL, *plan = NULL;
+	int nsweep, repeat;
+	const int *sweep;
 	int rc;
 	bool run_started = false;
 	const char *status = "failed";
@@ -999,7 +1188,6 @@ run_fn(int argc, char **argv)
 	if (cmd_wants_help(&cmd_run, argc, argv))
 		return EXIT_OK;
 	memset(&rs, 0, sizeof(rs));
-	memset(&var, 0, sizeof(var));
 	error_clear(&err);
 	if ((rc = parse_options(argc, argv, &rs.o)) != 0)
 		return rc;
@@ -1011,6 +1199,21 @@ run_fn(int argc, char **argv)
 	rs.recipe = recipe_load(rs.o.recipe_path, &err);
 	if (rs.recipe == NULL)
 		goto out;
+	rs.nvars =
+		variants_resolve(rs.recipe, rs.o.variant_args, rs.o.nvariant_args,
+						 rs.o.bindir, rs.o.target, &rs.vars, &err);
+	if (rs.nvars < 0)
+	{
+		rs.nvars = 0;
+		goto out;
+	}
+	rs.targets = xcalloc((size_t) rs.nvars, sizeof(*rs.targets));
+	for (int i = 0; i < rs.nvars; i++)
+		rs.targets[i].v = &rs.vars[i];
+	sweep = sweep_of(rs.recipe, &rs.o, &nsweep);
+	repeat = rs.o.repeat ? rs.o.repeat : rs.recipe->repeat;
+	rs.nplan = recipe_plan(rs.nvars, nsweep ? nsweep : 1, repeat, rs.o.seed,
+						   &rs.plan);
 	raise_nofile();
 	cmd_install_signals();
 
@@ -1033,31 +1236,20 @@ run_fn(int argc, char **argv)
 	run.host_cores = host.cores;
 	run.host_mem_bytes = host.mem_bytes;
 	run.host_kernel = host.kernel;
+	plan = plan_json(&rs, sweep, nsweep);
+	run.plan = plan;
 	if (store_run_begin(rs.store, &run, &rs.run_id, &err) < 0)
 		goto out;
 	run_started = true;
 
-	var.name = "default";
-	if (start_target(&rs, &var, &err) < 0 || cmd_interrupted)
+	if (prepare_targets(&rs, &err) < 0)
 	{
-		/* a Ctrl-C while the server starts is an interruption, whatever
+		/* a Ctrl-C while a server starts is an interruption, whatever
 		 * else went wrong because of it */
 		if (cmd_interrupted)
 			error_set(&err, PGC_ERR_INTERRUPTED, "interrupted");
 		goto out;
 	}
-	if (server_provenance(&rs, &var, &err) < 0 ||
-		store_variant_add(rs.store, rs.run_id, &var, &err) < 0)
-		goto out;
-	if (!rs.o.quiet)
-		printf("pgcliff %s: run %" PRId64
-			   " of recipe %s on PostgreSQL %s (%s)\n",
-			   PGCLIFF_VERSION, rs.run_id, rs.recipe->name,
-			   rs.server_version ? rs.server_version : "?",
-			   rs.cluster ? "managed" : "external");
-	if (run_sql_list(&rs, rs.recipe->setup, rs.recipe->nsetup, "setup", &err) <
-		0)
-		goto out;
 	if (run_points(&rs, &err) < 0)
 		goto out;
 
@@ -1073,14 +1265,19 @@ run_fn(int argc, char **argv)
 out:
 	if (err.kind == PGC_ERR_INTERRUPTED)
 		status = "interrupted";
-	if (rs.cluster)
+	for (int i = 0; i < rs.nvars; i++)
 	{
+		struct target *t = &rs.targets[i];
 		bool keep = rs.o.keep_logs || err.kind != PGC_ERR_NONE;
 
+		if (t->cluster == NULL)
+			continue;
 		if (keep)
-			fprintf(stderr, "server log: %s\n", cluster_log_path(rs.cluster));
-		cluster_destroy(rs.cluster, keep);
-		rs.cluster = NULL;
+			fprintf(stderr, "server log%s%s: %s\n", rs.nvars > 1 ? " of " : "",
+					rs.nvars > 1 ? t->v->name : "",
+					cluster_log_path(t->cluster));
+		cluster_destroy(t->cluster, keep);
+		t->cluster = NULL;
 	}
 	if (rs.nrows > 0)
 	{
@@ -1116,13 +1313,24 @@ out:
 	rc = cmd_exit_code(&err);
 
 	store_close(rs.store);
+	for (int i = 0; i < rs.nvars; i++)
+	{
+		struct target *t = &rs.targets[i];
+
+		if (t->target_opts)
+			PQconninfoFree(t->target_opts);
+		free((char *) t->sv.settings);
+		free((char *) t->sv.pg_config);
+		free((char *) t->sv.gucs);
+		free((char *) t->sv.target);
+		free(t->server_version);
+	}
+	free(rs.targets);
+	variants_free(rs.vars, rs.nvars);
 	recipe_free(rs.recipe);
-	if (rs.target_opts)
-		PQconninfoFree(rs.target_opts);
-	free((char *) var.settings);
-	free((char *) var.gucs);
-	free((char *) var.target);
-	free(rs.server_version);
+	free(rs.plan);
+	free(plan);
+	free(rs.o.variant_args);
 	free(rs.rows);
 	free(rs.o.clients);
 	free(cmdline);

@@ -17,12 +17,15 @@ struct report_row
 	double p50_ms;
 	double p99_ms;
 	unsigned long long failures;
+	const char *variant; /* NULL: one variant */
 };
 
 /*
  * Per workload, one line per client count: median tps over the repeats
- * (with min and max when there are several), median p50 and p99.
- * Rows may come in any order.
+ * (with min and max when there are several), median p50 and p99.  With
+ * several variants: one tps column per variant (median over repeats) and
+ * the ratio of each to the first, as the seeds' mails show them.
+ * Rows may come in any order; variants are taken in order of appearance.
  */
 void report_sweep_table(struct strbuf *out, const struct report_row *rows,
 						int nrows);

@@ -5,6 +5,8 @@
  */
 #include "report.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,89 @@ cmp_row(const void *a, const void *b)
 	return (x->clients > y->clients) - (x->clients < y->clients);
 }
 
+static bool
+same_variant(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Median tps of the rows of WORKLOAD/CLIENTS/VARIANT, NAN when none. */
+static double
+median_tps(const struct report_row *rows, int nrows, const char *workload,
+		   int clients, const char *variant, double *scratch)
+{
+	int n = 0;
+
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].clients == clients &&
+			strcmp(rows[i].workload, workload) == 0 &&
+			same_variant(rows[i].variant, variant))
+			scratch[n++] = rows[i].tps;
+	return n ? report_median(scratch, n) : NAN;
+}
+
+static void
+variant_table(struct strbuf *out, const struct report_row *sorted, int nrows,
+			  const char **variants, int nvariants)
+{
+	double *scratch = xmalloc((size_t) nrows * sizeof(double));
+	double *med = xmalloc((size_t) nvariants * sizeof(double));
+	int *width = xmalloc((size_t) nvariants * 2 * sizeof(int));
+
+	/* a column as wide as its heading, at least 12 */
+	for (int v = 0; v < nvariants; v++)
+	{
+		int w = (int) strlen(variants[v]);
+		int r = w + 1 + (int) strlen(variants[0]);
+
+		width[v] = w > 12 ? w : 12;
+		width[nvariants + v] = r > 12 ? r : 12;
+	}
+
+	for (int i = 0; i < nrows; i++)
+	{
+		bool new_workload =
+			i == 0 || strcmp(sorted[i].workload, sorted[i - 1].workload) != 0;
+
+		if (!new_workload && sorted[i].clients == sorted[i - 1].clients)
+			continue;
+		if (new_workload)
+		{
+			strbuf_addf(out, "%sworkload %s (tps, median over repeats)\n",
+						i ? "\n" : "", sorted[i].workload);
+			strbuf_addstr(out, " clients");
+			for (int v = 0; v < nvariants; v++)
+				strbuf_addf(out, " %*s", width[v], variants[v]);
+			for (int v = 1; v < nvariants; v++)
+				strbuf_addf(out, " %*s/%s",
+							width[nvariants + v] - 1 -
+								(int) strlen(variants[0]),
+							variants[v], variants[0]);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_addf(out, "%8d", sorted[i].clients);
+		for (int v = 0; v < nvariants; v++)
+		{
+			med[v] = median_tps(sorted, nrows, sorted[i].workload,
+								sorted[i].clients, variants[v], scratch);
+			if (isnan(med[v]))
+				strbuf_addf(out, " %*s", width[v], "-");
+			else
+				strbuf_addf(out, " %*.1f", width[v], med[v]);
+		}
+		for (int v = 1; v < nvariants; v++)
+			if (isnan(med[v]) || isnan(med[0]) || med[0] <= 0)
+				strbuf_addf(out, " %*s", width[nvariants + v], "-");
+			else
+				strbuf_addf(out, " %*.3f", width[nvariants + v],
+							med[v] / med[0]);
+		strbuf_addch(out, '\n');
+	}
+	free(scratch);
+	free(med);
+	free(width);
+}
+
 void
 report_sweep_table(struct strbuf *out, const struct report_row *rows,
 				   int nrows)
@@ -47,12 +132,35 @@ report_sweep_table(struct strbuf *out, const struct report_row *rows,
 	struct report_row *sorted;
 	double *tps, *p50, *p99;
 	int maxrep = 1;
+	const char **variants;
+	int nvariants = 0;
 
 	if (nrows == 0)
 	{
 		strbuf_addstr(out, "(no points measured)\n");
 		return;
 	}
+	variants = xmalloc((size_t) nrows * sizeof(char *));
+	for (int i = 0; i < nrows; i++)
+	{
+		int v = 0;
+
+		while (v < nvariants && !same_variant(variants[v], rows[i].variant))
+			v++;
+		if (v == nvariants)
+			variants[nvariants++] = rows[i].variant;
+	}
+	if (nvariants > 1)
+	{
+		sorted = xmalloc((size_t) nrows * sizeof(*sorted));
+		memcpy(sorted, rows, (size_t) nrows * sizeof(*sorted));
+		qsort(sorted, (size_t) nrows, sizeof(*sorted), cmp_row);
+		variant_table(out, sorted, nrows, variants, nvariants);
+		free(sorted);
+		free(variants);
+		return;
+	}
+	free(variants);
 	sorted = xmalloc((size_t) nrows * sizeof(*sorted));
 	memcpy(sorted, rows, (size_t) nrows * sizeof(*sorted));
 	qsort(sorted, (size_t) nrows, sizeof(*sorted), cmp_row);

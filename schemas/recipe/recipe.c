@@ -32,9 +32,11 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 									  "p99", "p999",        "max", NULL};
 
 static const char *const top_keys[] = {
-	"recipe", "description", "topology", "server", "setup",
-	"reset",  "duration",    "warmup",   "repeat", "workloads",
-	"sweep",  "measure",     NULL};
+	"recipe", "description", "topology", "server",  "setup",
+	"reset",  "duration",    "warmup",   "repeat",  "workloads",
+	"sweep",  "measure",     "variants", "restart", NULL};
+static const char *const variant_keys[] = {"server", "bindir", "target",
+										   "build", NULL};
 static const char *const workload_keys[] = {
 	"target", "protocol", "script", "file", "clients", "jobs", NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
@@ -385,43 +387,144 @@ parse_sql_list(struct loader *ld, const yaml_node_t *node, const char *what,
 	return 0;
 }
 
-static int
-parse_server(struct loader *ld, const yaml_node_t *node)
-{
-	struct recipe *r = ld->r;
+static char *resolve_beside(const char *recipe_path, const char *file);
 
-	if (expect_mapping(ld, node, "'server'") < 0)
+bool
+recipe_guc_name_ok(const char *name)
+{
+	if (name[0] == '\0')
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!(isalnum((unsigned char) *c) || *c == '_' || *c == '.'))
+			return false;
+	return true;
+}
+
+/* A mapping of GUCs (`server:` of the recipe or of a variant). */
+static int
+parse_gucs(struct loader *ld, const yaml_node_t *node, const char *what,
+		   struct recipe_guc **gucs, int *ngucs)
+{
+	if (expect_mapping(ld, node, what) < 0)
 		return -1;
-	r->gucs = xcalloc((size_t) (node->data.mapping.pairs.top -
-								node->data.mapping.pairs.start) +
-						  1,
-					  sizeof(*r->gucs));
+	*gucs = xcalloc((size_t) (node->data.mapping.pairs.top -
+							  node->data.mapping.pairs.start) +
+						1,
+					sizeof(**gucs));
 	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
 		 pr < node->data.mapping.pairs.top; pr++)
 	{
 		yaml_node_t *k = node_at(ld, pr->key);
 		yaml_node_t *v = node_at(ld, pr->value);
 		const char *name;
+		struct recipe_guc *g;
 
 		if (expect_scalar(ld, k, "a server setting name") < 0)
 			return -1;
 		name = scalar(k);
-		for (const char *c = name; *c; c++)
-			if (!(isalnum((unsigned char) *c) || *c == '_' || *c == '.'))
-				return fail(ld, k, "invalid server setting name \"%s\"", name);
 		if (name[0] == '\0')
 			return fail(ld, k, "empty server setting name");
-		for (int i = 0; i < r->ngucs; i++)
-			if (strcasecmp(r->gucs[i].name, name) == 0)
+		if (!recipe_guc_name_ok(name))
+			return fail(ld, k, "invalid server setting name \"%s\"", name);
+		for (int i = 0; i < *ngucs; i++)
+			if (strcasecmp((*gucs)[i].name, name) == 0)
 				return fail(ld, k, "server setting '%s' given twice", name);
 		if (v->type != YAML_SCALAR_NODE)
 			return fail(
 				ld, v, "value of server setting '%s' must be a scalar, not %s",
 				name, node_kind(v));
-		r->gucs[r->ngucs].name = xstrdup(name);
-		r->gucs[r->ngucs].value = xstrdup(scalar(v));
-		r->gucs[r->ngucs].pos = pos_of(k);
-		r->ngucs++;
+		g = &(*gucs)[(*ngucs)++];
+		g->name = xstrdup(name);
+		g->value = xstrdup(scalar(v));
+		g->pos = pos_of(k);
+	}
+	return 0;
+}
+
+static int
+parse_variant(struct loader *ld, const yaml_node_t *key,
+			  const yaml_node_t *node, struct recipe_variant *v)
+{
+	char context[300];
+	yaml_node_t *x;
+
+	snprintf(context, sizeof(context), "in variant '%s'", v->name);
+	if (node->type == YAML_SCALAR_NODE && scalar(node)[0] == '\0')
+		return 0; /* "base:" alone: the recipe as it is */
+	if (expect_mapping(ld, node, "a variant") < 0 ||
+		check_keys(ld, node, variant_keys, context) < 0)
+		return -1;
+	if ((x = lookup(ld, node, "build")) != NULL)
+	{
+		fail(ld, x,
+			 "variant '%s': building PostgreSQL from source is not available "
+			 "in this version",
+			 v->name);
+		error_hint(ld->err, "build it yourself and give its 'bindir:'");
+		return -1;
+	}
+	if ((x = lookup(ld, node, "bindir")) != NULL)
+	{
+		if (expect_scalar(ld, x, "'bindir'") < 0)
+			return -1;
+		if (scalar(x)[0] == '\0')
+			return fail(ld, x, "empty 'bindir'");
+		v->bindir = resolve_beside(ld->path, scalar(x));
+	}
+	if ((x = lookup(ld, node, "target")) != NULL)
+	{
+		if (expect_scalar(ld, x, "'target'") < 0)
+			return -1;
+		if (v->bindir)
+			return fail(ld, x, "variant '%s' gives both 'bindir' and 'target'",
+						v->name);
+		v->target = xstrdup(scalar(x));
+	}
+	if ((x = lookup(ld, node, "server")) != NULL)
+	{
+		if (parse_gucs(ld, x, "'server'", &v->gucs, &v->ngucs) < 0)
+			return -1;
+		if (v->target && v->ngucs > 0)
+		{
+			fail(ld, key,
+				 "variant '%s' sets server settings on an external target",
+				 v->name);
+			error_hint(ld->err,
+					   "server settings apply to managed servers only");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_variants(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+
+	if (expect_mapping(ld, node, "'variants'") < 0 ||
+		check_keys(ld, node, NULL, "in 'variants'") < 0)
+		return -1;
+	if (node->data.mapping.pairs.top == node->data.mapping.pairs.start)
+		return fail(ld, node, "'variants' is empty");
+	r->variants = xcalloc((size_t) (node->data.mapping.pairs.top -
+									node->data.mapping.pairs.start),
+						  sizeof(*r->variants));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		struct recipe_variant *v = &r->variants[r->nvariants++];
+
+		if (!is_identifier(scalar(k)))
+			return fail(
+				ld, k,
+				"invalid variant name \"%s\" (letters, digits, _ and -)",
+				scalar(k));
+		v->name = xstrdup(scalar(k));
+		v->pos = pos_of(k);
+		if (parse_variant(ld, k, node_at(ld, pr->value), v) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -808,7 +911,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 			return -1;
 		}
 	}
-	if ((v = lookup(ld, root, "server")) != NULL && parse_server(ld, v) < 0)
+	if ((v = lookup(ld, root, "server")) != NULL &&
+		parse_gucs(ld, v, "'server'", &r->gucs, &r->ngucs) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "setup")) != NULL &&
 		parse_sql_list(ld, v, "setup", &r->setup, &r->nsetup) < 0)
@@ -845,6 +949,24 @@ load_root(struct loader *ld, yaml_node_t *root)
 		if (parse_sweep(ld, v) < 0 ||
 			check_swept_workloads(ld, lookup(ld, root, "workloads")) < 0)
 			return -1;
+	}
+	if ((v = lookup(ld, root, "variants")) != NULL &&
+		parse_variants(ld, v) < 0)
+		return -1;
+	r->restart_per_block = true;
+	if ((v = lookup(ld, root, "restart")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'restart'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "never") == 0)
+			r->restart_per_block = false;
+		else if (strcmp(scalar(v), "block") != 0)
+		{
+			fail(ld, v, "invalid 'restart' \"%s\"", scalar(v));
+			error_hint(ld->err, "block (restart each variant's server per "
+								"block) or never");
+			return -1;
+		}
 	}
 	if ((v = lookup(ld, root, "measure")) != NULL)
 	{
@@ -943,17 +1065,31 @@ free_sql_list(struct recipe_sql *list, int n)
 	free(list);
 }
 
+static void
+free_gucs(struct recipe_guc *g, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free(g[i].name);
+		free(g[i].value);
+	}
+	free(g);
+}
+
 void
 recipe_free(struct recipe *r)
 {
 	if (r == NULL)
 		return;
-	for (int i = 0; i < r->ngucs; i++)
+	free_gucs(r->gucs, r->ngucs);
+	for (int i = 0; i < r->nvariants; i++)
 	{
-		free(r->gucs[i].name);
-		free(r->gucs[i].value);
+		free(r->variants[i].name);
+		free(r->variants[i].bindir);
+		free(r->variants[i].target);
+		free_gucs(r->variants[i].gucs, r->variants[i].ngucs);
 	}
-	free(r->gucs);
+	free(r->variants);
 	free_sql_list(r->setup, r->nsetup);
 	free_sql_list(r->reset, r->nreset);
 	for (int i = 0; i < r->nworkloads; i++)
@@ -1016,6 +1152,50 @@ recipe_sweep_jobs(const struct recipe *r, int i, int clients)
 	else
 		jobs = r->sweep_jobs;
 	return jobs < clients ? jobs : clients;
+}
+
+int
+recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
+			struct recipe_plan_step **steps)
+{
+	int n = 0;
+	int *perm = xmalloc((size_t) nsweep * sizeof(int));
+	struct prng rng;
+
+	*steps = xmalloc((size_t) nvariants * (size_t) nsweep * (size_t) blocks *
+					 sizeof(**steps));
+	if (nvariants == 1)
+	{
+		for (int si = 0; si < nsweep; si++)
+			for (int b = 0; b < blocks; b++)
+				(*steps)[n++] = (struct recipe_plan_step){b, 0, si};
+		free(perm);
+		return n;
+	}
+	prng_seed(&rng, seed);
+	for (int b = 0; b < blocks; b++)
+	{
+		/* Fisher-Yates with the run's generator: same seed, same plan */
+		for (int i = 0; i < nsweep; i++)
+			perm[i] = i;
+		for (int i = nsweep - 1; i > 0; i--)
+		{
+			int j = (int) prng_range(&rng, 0, (uint64_t) i);
+			int t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (int k = 0; k < nvariants; k++)
+		{
+			int v = b % 2 == 0 ? k : nvariants - 1 - k;
+
+			for (int i = 0; i < nsweep; i++)
+				(*steps)[n++] = (struct recipe_plan_step){b, v, perm[i]};
+		}
+	}
+	free(perm);
+	return n;
 }
 
 const struct recipe_workload *

@@ -62,6 +62,21 @@ struct recipe_workload
 	bool swept;
 };
 
+/*
+ * A server variant: another bindir, other GUCs (over the recipe's
+ * `server:`), or an external server.  Source builds (`build:`) belong to
+ * `pgcliff build` and are refused here until it exists.
+ */
+struct recipe_variant
+{
+	char *name;
+	struct recipe_pos pos;
+	char *bindir; /* or NULL: the run's default */
+	char *target; /* external conninfo, or NULL */
+	struct recipe_guc *gucs;
+	int ngucs;
+};
+
 struct recipe
 {
 	char *path;
@@ -86,6 +101,10 @@ struct recipe
 	bool sweep_jobs_eq_clients;
 	int sweep_jobs;       /* when !sweep_jobs_eq_clients and no list */
 	int *sweep_jobs_list; /* parallel to sweep_clients, or NULL */
+	/* variants (none: the run has one variant, "default") */
+	struct recipe_variant *variants;
+	int nvariants;
+	bool restart_per_block; /* restart: block (default) | never */
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;
@@ -117,6 +136,34 @@ extern const char *const recipe_metrics[];
  * CLIENTS clients; clamped to them.  Overrides (-c, -j) are the caller's.
  */
 int recipe_sweep_jobs(const struct recipe *r, int i, int clients);
+
+/* Whether NAME is a valid server setting name, as `server:` checks it. */
+bool recipe_guc_name_ok(const char *name);
+
+/* ----------------------------------------------------------------- plan */
+
+/*
+ * One stretch of a run: variant V measures sweep point SWEEP (an index into
+ * the client list) for repeat BLOCK.
+ */
+struct recipe_plan_step
+{
+	int block;
+	int variant;
+	int sweep;
+};
+
+/*
+ * The order a run measures its points in.  One variant: sweep points in
+ * order, each repeated BLOCKS times in a row (the order of the seeds).
+ * Several variants: counterbalanced blocks, one per repeat: block b runs
+ * the variants forward when b is even and backward when it is odd (AB, BA,
+ * AB, ...), and within a block the sweep points are in a random order drawn
+ * from SEED (the same order for every variant of the block).  Returns the
+ * number of steps (NVARIANTS * NSWEEP * BLOCKS); the caller frees *STEPS.
+ */
+int recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
+				struct recipe_plan_step **steps);
 
 /* Find a workload by name, or NULL. */
 const struct recipe_workload *recipe_workload_find(const struct recipe *r,

@@ -83,6 +83,9 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (point_id, second)) WITHOUT ROWID;",
 	/* 1 -> 2: connecting and preparing are timed apart */
 	"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;",
+	/* 2 -> 3: variants interleave by a stored plan; pg_config provenance */
+	"ALTER TABLE run ADD COLUMN plan TEXT;"
+	"ALTER TABLE variant ADD COLUMN pg_config TEXT;",
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -296,8 +299,8 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 						   "INSERT INTO run (recipe, recipe_path, recipe_text,"
 						   " recipe_sha256, command_line, tool_version, seed,"
 						   " host_name, host_cpu, host_cores, host_mem_bytes,"
-						   " host_kernel, started_at, status)"
-						   " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+						   " host_kernel, started_at, plan, status)"
+						   " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
 						   -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the run");
 	bind_text(s, 1, r->recipe);
@@ -313,6 +316,7 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 	sqlite3_bind_int64(s, 11, r->host_mem_bytes);
 	bind_text(s, 12, r->host_kernel);
 	bind_text(s, 13, now);
+	bind_text(s, 14, r->plan);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the run");
 	else
@@ -335,8 +339,8 @@ store_variant_add(struct store *st, int64_t run_id,
 			st->db,
 			"INSERT OR REPLACE INTO variant (run_id, name, kind,"
 			" bindir, defines, gucs, target, server_version,"
-			" server_version_num, settings)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?)",
+			" server_version_num, settings, pg_config)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the variant");
 	sqlite3_bind_int64(s, 1, run_id);
@@ -349,6 +353,7 @@ store_variant_add(struct store *st, int64_t run_id,
 	bind_text(s, 8, v->server_version);
 	sqlite3_bind_int(s, 9, v->server_version_num);
 	bind_text(s, 10, v->settings);
+	bind_text(s, 11, v->pg_config);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the variant");
 	else
@@ -498,7 +503,8 @@ col_text(sqlite3_stmt *s, int i)
 	"   || ' GiB, ' || coalesce(r.host_kernel, '?'),"                          \
 	" r.started_at, r.ended_at, r.status, r.error,"                            \
 	" (SELECT count(*) FROM point p WHERE p.run_id = r.id),"                   \
-	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id)"
+	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id),"  \
+	" r.plan"
 
 static void
 read_run_row(sqlite3_stmt *s, struct store_run_row *r)
@@ -519,6 +525,7 @@ read_run_row(sqlite3_stmt *s, struct store_run_row *r)
 	r->variants = col_text(s, 13);
 	if (r->variants == NULL)
 		r->variants = xstrdup("");
+	r->plan = col_text(s, 14);
 }
 
 int
@@ -609,6 +616,7 @@ store_run_row_release(struct store_run_row *r)
 	free(r->status);
 	free(r->error);
 	free(r->variants);
+	free(r->plan);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -633,7 +641,8 @@ store_get_variants(struct store *st, int64_t run_id,
 	if (sqlite3_prepare_v2(
 			st->db,
 			"SELECT name, kind, bindir, gucs, target, server_version,"
-			" settings FROM variant WHERE run_id = ? ORDER BY name",
+			" settings, defines, pg_config FROM variant WHERE run_id = ?"
+			" ORDER BY rowid",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not read variants");
 	sqlite3_bind_int64(s, 1, run_id);
@@ -650,6 +659,8 @@ store_get_variants(struct store *st, int64_t run_id,
 		v->target = col_text(s, 4);
 		v->server_version = col_text(s, 5);
 		v->settings = col_text(s, 6);
+		v->defines = col_text(s, 7);
+		v->pg_config = col_text(s, 8);
 	}
 	sqlite3_finalize(s);
 	*nrows = n;
@@ -670,31 +681,25 @@ store_variants_free(struct store_variant_row *rows, int n)
 		free(rows[i].target);
 		free(rows[i].server_version);
 		free(rows[i].settings);
+		free(rows[i].defines);
+		free(rows[i].pg_config);
 	}
 	free(rows);
 }
 
-int
-store_get_points(struct store *st, int64_t run_id,
-				 struct store_point_row **rows, int *nrows,
-				 struct pgc_error *err)
+#define POINT_COLUMNS                                                         \
+	"p.id, p.variant, p.workload, p.clients, p.jobs, p.repeat_idx,"           \
+	" p.order_idx, p.protocol, p.duration_s, p.transactions, p.failures,"     \
+	" p.failures_by_class, p.aborted_clients, p.tps, p.conn_ms,"              \
+	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
+	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, p.histogram"
+
+static int
+read_points(struct store *st, sqlite3_stmt *s, struct store_point_row **rows,
+			int *nrows, struct pgc_error *err)
 {
-	sqlite3_stmt *s = NULL;
 	int n = 0, rc;
 
-	*rows = NULL;
-	*nrows = 0;
-	if (sqlite3_prepare_v2(
-			st->db,
-			"SELECT id, variant, workload, clients, jobs, repeat_idx,"
-			" order_idx, protocol, duration_s, transactions, failures,"
-			" failures_by_class, aborted_clients, tps, conn_ms,"
-			" lat_avg_ms, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
-			" lat_p999_ms, lat_max_ms, prepare_ms"
-			" FROM point WHERE run_id = ? ORDER BY order_idx, id",
-			-1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "could not read points");
-	sqlite3_bind_int64(s, 1, run_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 	{
 		struct store_point_row *p;
@@ -723,12 +728,61 @@ store_get_points(struct store *st, int64_t run_id,
 		p->lat_p999_ms = sqlite3_column_double(s, 19);
 		p->lat_max_ms = sqlite3_column_double(s, 20);
 		p->prepare_ms = sqlite3_column_double(s, 21);
+		p->run_id = sqlite3_column_int64(s, 22);
+		p->histogram = col_text(s, 23);
 	}
 	sqlite3_finalize(s);
 	*nrows = n;
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "could not read points");
 	return 0;
+}
+
+int
+store_get_points(struct store *st, int64_t run_id,
+				 struct store_point_row **rows, int *nrows,
+				 struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(st->db,
+						   "SELECT " POINT_COLUMNS " FROM point p"
+						   " WHERE p.run_id = ? ORDER BY p.order_idx, p.id",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read points");
+	sqlite3_bind_int64(s, 1, run_id);
+	return read_points(st, s, rows, nrows, err);
+}
+
+int
+store_select_points(struct store *st, const struct store_selector *sel,
+					struct store_point_row **rows, int *nrows,
+					struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"SELECT " POINT_COLUMNS " FROM point p"
+			" WHERE p.run_id IN (SELECT r.id FROM run r"
+			"   WHERE (?1 = 0 OR r.id = ?1)"
+			"     AND (?2 IS NULL OR r.recipe = ?2)"
+			"     AND EXISTS (SELECT 1 FROM point q WHERE q.run_id = r.id"
+			"                 AND (?3 IS NULL OR q.variant = ?3))"
+			"   ORDER BY r.id DESC LIMIT ?4)"
+			"   AND (?3 IS NULL OR p.variant = ?3)"
+			" ORDER BY p.run_id, p.order_idx, p.id",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not select points");
+	sqlite3_bind_int64(s, 1, sel->run_id);
+	bind_text(s, 2, sel->recipe);
+	bind_text(s, 3, sel->variant);
+	sqlite3_bind_int(s, 4, sel->last > 0 ? sel->last : -1);
+	return read_points(st, s, rows, nrows, err);
 }
 
 void
@@ -740,6 +794,7 @@ store_points_free(struct store_point_row *rows, int n)
 		free(rows[i].workload);
 		free(rows[i].protocol);
 		free(rows[i].failures_by_class);
+		free(rows[i].histogram);
 	}
 	free(rows);
 }

@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -42,6 +42,7 @@ struct store_run
 	int host_cores;
 	int64_t host_mem_bytes;
 	const char *host_kernel;
+	const char *plan; /* JSON: the order of the run's points, or NULL */
 };
 
 struct store_variant
@@ -54,7 +55,8 @@ struct store_variant
 	const char *target;  /* conninfo without password, or NULL */
 	const char *server_version;
 	int server_version_num;
-	const char *settings; /* JSON: non-default pg_settings */
+	const char *settings;  /* JSON: non-default pg_settings */
+	const char *pg_config; /* JSON: the server's pg_config, or NULL */
 };
 
 struct store_series_row
@@ -128,6 +130,7 @@ struct store_run_row
 	char *error;
 	int npoints;
 	char *variants; /* comma-separated names */
+	char *plan;     /* JSON, or NULL */
 };
 
 struct store_variant_row
@@ -139,6 +142,8 @@ struct store_variant_row
 	char *target;
 	char *server_version;
 	char *settings;
+	char *defines;
+	char *pg_config;
 };
 
 struct store_point_row
@@ -165,6 +170,8 @@ struct store_point_row
 	double lat_p99_ms;
 	double lat_p999_ms;
 	double lat_max_ms;
+	int64_t run_id;
+	char *histogram; /* hist_encode() text */
 };
 
 /*
@@ -192,6 +199,24 @@ int store_get_points(struct store *st, int64_t run_id,
 					 struct store_point_row **rows, int *nrows,
 					 struct pgc_error *err);
 void store_points_free(struct store_point_row *rows, int n);
+
+/*
+ * Which stored points a comparison takes: those of run RUN_ID (0: any),
+ * of recipe RECIPE and variant VARIANT (NULL: any), from the LAST newest
+ * runs that have such points (<= 0: all).
+ */
+struct store_selector
+{
+	int64_t run_id;
+	const char *recipe;
+	const char *variant;
+	int last;
+};
+
+/* Points matching SEL, by run and measurement order. */
+int store_select_points(struct store *st, const struct store_selector *sel,
+						struct store_point_row **rows, int *nrows,
+						struct pgc_error *err);
 
 /* The series of a point, by second. Caller frees *rows. */
 int store_get_series(struct store *st, int64_t point_id,

@@ -167,7 +167,10 @@ main(void)
 	store_runs_free(runs, n);
 	store_close(st);
 
-	/* a version 1 store (before prepare_ms) is migrated, its rows kept */
+	/*
+	 * a version 1 store (before prepare_ms, plans and pg_config) is
+	 * migrated, its rows kept
+	 */
 	{
 		sqlite3 *db;
 		struct store_point_row *old_pts;
@@ -176,13 +179,15 @@ main(void)
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 		CHECK_INT(sqlite3_exec(db,
 							   "ALTER TABLE point DROP COLUMN prepare_ms;"
+							   "ALTER TABLE run DROP COLUMN plan;"
+							   "ALTER TABLE variant DROP COLUMN pg_config;"
 							   "PRAGMA user_version = 1;",
 							   NULL, NULL, NULL),
 				  SQLITE_OK);
 		sqlite3_close(db);
 		st = store_open(dbfile, &err);
 		CHECK(st != NULL);
-		CHECK_INT(store_schema_version(st), 2);
+		CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
 		CHECK_INT(store_list_runs(st, "concurrent", NULL, 1, &runs, &n, &err),
 				  0);
 		CHECK_INT(n, 1);

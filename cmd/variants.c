@@ -1,0 +1,215 @@
+/*
+ * variants.c - see variants.h.
+ */
+#include "variants.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static struct variant *
+find_or_add(struct variant **v, int *n, const char *name, size_t len)
+{
+	for (int i = 0; i < *n; i++)
+		if (strlen((*v)[i].name) == len &&
+			strncmp((*v)[i].name, name, len) == 0)
+			return &(*v)[i];
+	*v = xrealloc(*v, (size_t) (*n + 1) * sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].name = xstrndup(name, len);
+	return &(*v)[(*n)++];
+}
+
+/* Set NAME=VALUE in V's list, replacing a setting of the same name. */
+static void
+set_guc(struct variant *v, const char *name, const char *value,
+		const char *file, struct recipe_pos pos, bool from_variant)
+{
+	struct variant_guc *g = NULL;
+
+	for (int i = 0; i < v->ngucs; i++)
+		if (strcasecmp(v->gucs[i].name, name) == 0)
+			g = &v->gucs[i];
+	if (g == NULL)
+	{
+		v->gucs = xrealloc(v->gucs, (size_t) (v->ngucs + 1) * sizeof(*g));
+		g = &v->gucs[v->ngucs++];
+		g->name = xstrdup(name);
+	}
+	else
+		free(g->value);
+	g->value = xstrdup(value);
+	g->origin_file = file;
+	g->pos = pos;
+	g->from_variant = from_variant;
+}
+
+static bool
+variant_name_ok(const char *s, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+			  (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static int
+apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
+{
+	const char *colon = strchr(arg, ':');
+	const char *eq;
+	struct variant *v;
+	struct recipe_pos nopos = {0, 0};
+
+	if (colon == NULL || !variant_name_ok(arg, (size_t) (colon - arg)) ||
+		(eq = strchr(colon + 1, '=')) == NULL)
+	{
+		error_set(err, PGC_ERR_USAGE, "invalid --variant \"%s\"", arg);
+		error_hint(err, "want NAME:bindir=DIR, NAME:target=CONNINFO or "
+						"NAME:server.SETTING=VALUE");
+		return -1;
+	}
+	v = find_or_add(vs, n, arg, (size_t) (colon - arg));
+	if (strncmp(colon + 1, "bindir=", 7) == 0 && eq == colon + 7)
+	{
+		free(v->bindir);
+		v->bindir = xstrdup(eq + 1);
+	}
+	else if (strncmp(colon + 1, "target=", 7) == 0 && eq == colon + 7)
+	{
+		free(v->target);
+		v->target = xstrdup(eq + 1);
+	}
+	else if (strncmp(colon + 1, "server.", 7) == 0)
+	{
+		char *name = xstrndup(colon + 8, (size_t) (eq - colon - 8));
+
+		if (!recipe_guc_name_ok(name))
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "invalid server setting name \"%s\" in --variant \"%s\"",
+					  name, arg);
+			free(name);
+			return -1;
+		}
+		set_guc(v, name, eq + 1, NULL, nopos, true);
+		free(name);
+	}
+	else
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "unknown variant key in --variant \"%s\"", arg);
+		error_hint(err, "keys: bindir, target, server.SETTING");
+		return -1;
+	}
+	if (v->bindir && v->target)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "variant '%s' has both a bindir and a target", v->name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+variants_resolve(const struct recipe *r, char *const *args, int nargs,
+				 const char *bindir, const char *target, struct variant **out,
+				 struct pgc_error *err)
+{
+	struct variant *vs = NULL;
+	int n = 0;
+
+	for (int i = 0; i < r->nvariants; i++)
+	{
+		const struct recipe_variant *rv = &r->variants[i];
+		struct variant *v = find_or_add(&vs, &n, rv->name, strlen(rv->name));
+
+		v->bindir = rv->bindir ? xstrdup(rv->bindir) : NULL;
+		v->target = rv->target ? xstrdup(rv->target) : NULL;
+		for (int g = 0; g < rv->ngucs; g++)
+			set_guc(v, rv->gucs[g].name, rv->gucs[g].value, r->path,
+					rv->gucs[g].pos, true);
+	}
+	for (int i = 0; i < nargs; i++)
+		if (apply_arg(&vs, &n, args[i], err) < 0)
+		{
+			variants_free(vs, n);
+			return -1;
+		}
+	if (n == 0)
+		find_or_add(&vs, &n, "default", 7);
+
+	for (int i = 0; i < n; i++)
+	{
+		struct variant *v = &vs[i];
+		struct variant_guc *own = v->gucs;
+		int nown = v->ngucs;
+
+		if (v->bindir == NULL && v->target == NULL)
+		{
+			v->bindir = bindir ? xstrdup(bindir) : NULL;
+			v->target = target ? xstrdup(target) : NULL;
+		}
+		if (v->target && nown > 0)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "variant '%s' sets server settings (%s) but runs on an "
+					  "external target",
+					  v->name, own[0].name);
+			error_hint(err, "server settings apply to managed servers only");
+			variants_free(vs, n);
+			return -1;
+		}
+		/* the recipe's server: first, the variant's own settings over it */
+		v->gucs = NULL;
+		v->ngucs = 0;
+		for (int g = 0; g < r->ngucs; g++)
+			set_guc(v, r->gucs[g].name, r->gucs[g].value, r->path,
+					r->gucs[g].pos, false);
+		for (int g = 0; g < nown; g++)
+		{
+			set_guc(v, own[g].name, own[g].value, own[g].origin_file,
+					own[g].pos, true);
+			free(own[g].name);
+			free(own[g].value);
+		}
+		free(own);
+	}
+	*out = vs;
+	return n;
+}
+
+void
+variants_free(struct variant *v, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		for (int g = 0; g < v[i].ngucs; g++)
+		{
+			free(v[i].gucs[g].name);
+			free(v[i].gucs[g].value);
+		}
+		free(v[i].gucs);
+		free(v[i].name);
+		free(v[i].bindir);
+		free(v[i].target);
+	}
+	free(v);
+}
+
+void
+variant_describe_gucs(const struct variant *v, struct strbuf *out)
+{
+	bool first = true;
+
+	for (int g = 0; g < v->ngucs; g++)
+		if (v->gucs[g].from_variant)
+		{
+			strbuf_addf(out, "%s%s=%s", first ? "" : ", ", v->gucs[g].name,
+						v->gucs[g].value);
+			first = false;
+		}
+}
