@@ -35,6 +35,10 @@ extern const struct cmd cmd_run;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_show;
 extern const struct cmd cmd_recipe_check;
+extern const struct cmd cmd_recipe_explain;
+extern const struct cmd cmd_compare;
+extern const struct cmd cmd_gate;
+extern const struct cmd cmd_history;
 
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;
@@ -65,6 +69,12 @@ int cmd_option_error(const struct cmd *c, int ch, char **argv);
  * anything else (trailing junk, overflow, out of range).
  */
 bool cmd_parse_count(const char *text, int max, int *out);
+
+/*
+ * Parse TEXT as a comma-separated list of counts in [1, MAX] ("1,2,4")
+ * into a new array *OUT of *N; false (nothing allocated) on anything else.
+ */
+bool cmd_parse_count_list(const char *text, int max, int **out, int *n);
 
 /* True when argv has -h or --help: the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);

@@ -1,12 +1,19 @@
 /*
  * cmd_recipe.c - `pgcliff recipe check`: load and validate recipes
- * (YAML, keys, types, ranges, scripts) without touching any server.
+ * (YAML, keys, types, ranges, scripts) without touching any server;
+ * `pgcliff recipe explain`: print the plan a run would follow.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "cmd.h"
 #include "recipe.h"
+#include "variants.h"
 
 static int recipe_check_fn(int argc, char **argv);
 
@@ -54,5 +61,192 @@ recipe_check_fn(int argc, char **argv)
 			   npoints == 1 ? "" : "s");
 		recipe_free(r);
 	}
+	return rc;
+}
+
+static int recipe_explain_fn(int argc, char **argv);
+
+const struct cmd cmd_recipe_explain = {
+	.name = "recipe explain",
+	.summary = "print the plan of a run: variants, blocks, order",
+	.usage =
+		"usage: pgcliff recipe explain RECIPE.yaml [OPTIONS]\n"
+		"\n"
+		"Prints the variants (with their server settings), the workloads and\n"
+		"the order in which `pgcliff run` with the same options would measure\n"
+		"the points: with several variants, counterbalanced blocks (AB, BA, ...)\n"
+		"with the sweep points of each block in a seeded random order.\n"
+		"\n"
+		"options (as for run):\n"
+		"  -c, --clients LIST      client counts\n"
+		"      --repeat N          repeats (blocks)\n"
+		"      --variant NAME:KEY=VALUE\n"
+		"      --bindir DIR, --target primary=CONNINFO\n"
+		"      --seed N            the seed of the order (default: random,\n"
+		"                          printed; give it to run for the same plan)\n",
+	.fn = recipe_explain_fn,
+};
+
+static void
+print_plan(const struct recipe *r, const struct variant *vars, int nvars,
+		   const int *sweep, int nsweep, int repeat, uint64_t seed)
+{
+	struct recipe_plan_step *steps;
+	int n = recipe_plan(nvars, nsweep ? nsweep : 1, repeat, seed, &steps);
+	int64_t dur = r->duration_us + r->warmup_us;
+
+	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
+		   "measurements of %.3g s, seed %" PRIu64 "\n",
+		   r->name, nvars, nvars == 1 ? "" : "s", nsweep ? nsweep : 1,
+		   nsweep == 1 || nsweep == 0 ? "" : "s", repeat,
+		   repeat == 1 ? "" : "s", n, (double) dur / 1e6, seed);
+	printf("\nvariants:\n");
+	for (int i = 0; i < nvars; i++)
+	{
+		struct strbuf g = STRBUF_INIT;
+
+		variant_describe_gucs(&vars[i], &g);
+		printf("  %-12s %s%s%s%s%s\n", vars[i].name,
+			   vars[i].target ? "external" : "managed",
+			   vars[i].bindir ? ", bindir " : "",
+			   vars[i].bindir ? vars[i].bindir : "", g.len ? ", server: " : "",
+			   g.len ? g.buf : "");
+		strbuf_release(&g);
+	}
+	printf("\nworkloads:\n");
+	for (int i = 0; i < r->nworkloads; i++)
+		printf("  %-12s %s, %s\n", r->workloads[i].name,
+			   recipe_protocol_name(r->workloads[i].protocol),
+			   r->workloads[i].swept && nsweep ? "swept" : "fixed clients");
+	if (nvars > 1)
+		printf("\nblocks (%s):\n",
+			   r->restart_per_block
+				   ? "each variant's server restarted for each block"
+				   : "servers stay up for the whole run");
+	else
+		printf("\norder:\n");
+	for (int i = 0; i < n;)
+	{
+		int j = i;
+
+		printf("  block %d  %-12s clients", steps[i].block + 1,
+			   vars[steps[i].variant].name);
+		for (; j < n && steps[j].block == steps[i].block &&
+			   steps[j].variant == steps[i].variant &&
+			   (nvars > 1 || steps[j].sweep == steps[i].sweep);
+			 j++)
+			if (nvars > 1 || j == i)
+				printf(" %d", nsweep ? sweep[steps[j].sweep] : 0);
+		printf("\n");
+		i = j;
+	}
+	free(steps);
+}
+
+static int
+recipe_explain_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"clients", required_argument, NULL, 'c'},
+		{"repeat", required_argument, NULL, 2},
+		{"variant", required_argument, NULL, 3},
+		{"bindir", required_argument, NULL, 4},
+		{"target", required_argument, NULL, 5},
+		{"seed", required_argument, NULL, 6},
+		{NULL, 0, NULL, 0}};
+	const struct cmd *c = &cmd_recipe_explain;
+	int *clients = NULL, nclients = 0, repeat = 0, ch, nvars;
+	char **vargs = NULL;
+	int nvargs = 0;
+	const char *bindir = NULL, *target = NULL;
+	uint64_t seed = 0;
+	bool seed_set = false;
+	char *end;
+	struct recipe *r;
+	struct variant *vars = NULL;
+	struct pgc_error err;
+	int rc = EXIT_OK;
+
+	if (cmd_wants_help(c, argc, argv))
+		return EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 'c':
+				free(clients);
+				if (!cmd_parse_count_list(optarg, 100000, &clients, &nclients))
+				{
+					free(vargs);
+					return cmd_usage_error(c, "invalid client list \"%s\"",
+										   optarg);
+				}
+				break;
+			case 2:
+				if (!cmd_parse_count(optarg, 1000, &repeat))
+					rc = cmd_usage_error(c, "invalid repeat count \"%s\"",
+										 optarg);
+				break;
+			case 3:
+				vargs =
+					xrealloc(vargs, (size_t) (nvargs + 1) * sizeof(char *));
+				vargs[nvargs++] = optarg;
+				break;
+			case 4:
+				bindir = optarg;
+				break;
+			case 5:
+				if (strncmp(optarg, "primary=", 8) != 0)
+					rc = cmd_usage_error(c, "--target wants primary=CONNINFO");
+				target = optarg + 8;
+				break;
+			case 6:
+				errno = 0;
+				seed = strtoull(optarg, &end, 10);
+				if (*end || errno || optarg[0] == '-')
+					rc = cmd_usage_error(c, "invalid seed \"%s\"", optarg);
+				seed_set = true;
+				break;
+			default:
+				rc = cmd_option_error(c, ch, argv);
+		}
+		if (rc)
+		{
+			free(clients);
+			free(vargs);
+			return rc;
+		}
+	}
+	if (optind + 1 != argc)
+	{
+		free(clients);
+		free(vargs);
+		return cmd_usage_error(c, optind >= argc ? "no recipe given"
+												 : "give one recipe");
+	}
+	if (!seed_set &&
+		getrandom(&seed, sizeof(seed), 0) != (ssize_t) sizeof(seed))
+		seed = 1;
+	seed &= INT64_MAX; /* as run stores it */
+	error_clear(&err);
+	r = recipe_load(argv[optind], &err);
+	if (r == NULL || (nvars = variants_resolve(r, vargs, nvargs, bindir,
+											   target, &vars, &err)) < 0)
+	{
+		cmd_print_error(&err);
+		rc = cmd_exit_code(&err);
+	}
+	else
+	{
+		print_plan(r, vars, nvars, nclients ? clients : r->sweep_clients,
+				   nclients ? nclients : r->nsweep_clients,
+				   repeat ? repeat : r->repeat, seed);
+		variants_free(vars, nvars);
+	}
+	recipe_free(r);
+	free(clients);
+	free(vargs);
 	return rc;
 }

@@ -60,11 +60,13 @@ const struct cmd cmd_run = {
 		"      --target primary=CONNINFO\n"
 		"                          use an existing server instead of a managed one\n"
 		"                          (conninfo or URI; PG* environment variables apply)\n"
-		"      --variant NAME:KEY=VALUE\n"
+		"      --variant NAME[:KEY=VALUE]\n"
 		"                          add or amend a server variant; KEY is bindir,\n"
-		"                          target or server.SETTING, e.g. slow:server.fsync=on\n"
-		"                          (repeat it; with several variants the repeats\n"
-		"                          run in counterbalanced blocks AB, BA, ...)\n"
+		"                          target or server.SETTING; NAME alone is the\n"
+		"                          recipe as it is: --variant base\n"
+		"                          --variant slow:server.commit_delay=100\n"
+		"                          (with several variants the repeats run in\n"
+		"                          counterbalanced blocks AB, BA, ...)\n"
 		"      --seed N            random seed for the scripts and the order of\n"
 		"                          the points (default: random)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
@@ -135,31 +137,6 @@ struct run_state
 /* ------------------------------------------------------------ options */
 
 static int
-parse_int_list(const char *s, int **out, int *n)
-{
-	const char *p = s;
-
-	*out = NULL;
-	*n = 0;
-	while (*p)
-	{
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p || v < 1 || v > 100000 || (*end && *end != ','))
-		{
-			free(*out);
-			*out = NULL;
-			return -1;
-		}
-		*out = xrealloc(*out, (size_t) (*n + 1) * sizeof(int));
-		(*out)[(*n)++] = (int) v;
-		p = *end ? end + 1 : end;
-	}
-	return *n > 0 ? 0 : -1;
-}
-
-static int
 parse_options(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
@@ -193,7 +170,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{
 			case 'c':
 				free(o->clients);
-				if (parse_int_list(optarg, &o->clients, &o->nclients) < 0)
+				if (!cmd_parse_count_list(optarg, 100000, &o->clients,
+										  &o->nclients))
 					return cmd_usage_error(
 						&cmd_run,
 						"invalid client list \"%s\" (want e.g. 1,2,4)",

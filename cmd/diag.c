@@ -180,3 +180,30 @@ cmd_wants_help(const struct cmd *c, int argc, char **argv)
 	}
 	return 0;
 }
+
+bool
+cmd_parse_count_list(const char *text, int max, int **out, int *n)
+{
+	const char *p = text;
+
+	*out = NULL;
+	*n = 0;
+	while (*p)
+	{
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 1 || v > max || (*end && *end != ',') ||
+			!(*p >= '0' && *p <= '9'))
+		{
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return false;
+		}
+		*out = xrealloc(*out, (size_t) (*n + 1) * sizeof(int));
+		(*out)[(*n)++] = (int) v;
+		p = *end ? end + 1 : end;
+	}
+	return *n > 0;
+}

@@ -19,12 +19,15 @@ static const struct cmd cmd_help = {
 
 /* sorted by name; `help` lists them in this order */
 static const struct cmd *const commands[] = {
-	&cmd_help, &cmd_list, &cmd_recipe_check, &cmd_run, &cmd_show,
+	&cmd_compare,      &cmd_gate,           &cmd_help, &cmd_history, &cmd_list,
+	&cmd_recipe_check, &cmd_recipe_explain, &cmd_run,  &cmd_show,
 };
 
 static const char exit_codes[] =
 	"exit codes:\n"
-	"  0   success\n"
+	"  0   success (gate: no regression)\n"
+	"  1   gate (or compare --check): regression\n"
+	"  2   gate (or compare --check): inconclusive\n"
 	"  64  usage error (bad command line)\n"
 	"  65  invalid recipe or script, or the server rejected the recipe's SQL\n"
 	"  69  PostgreSQL or the managed cluster unavailable\n"

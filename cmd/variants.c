@@ -64,12 +64,18 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 	struct variant *v;
 	struct recipe_pos nopos = {0, 0};
 
+	if (colon == NULL && variant_name_ok(arg, strlen(arg)))
+	{
+		/* NAME alone: the recipe as it is, under that name */
+		find_or_add(vs, n, arg, strlen(arg));
+		return 0;
+	}
 	if (colon == NULL || !variant_name_ok(arg, (size_t) (colon - arg)) ||
 		(eq = strchr(colon + 1, '=')) == NULL)
 	{
 		error_set(err, PGC_ERR_USAGE, "invalid --variant \"%s\"", arg);
-		error_hint(err, "want NAME:bindir=DIR, NAME:target=CONNINFO or "
-						"NAME:server.SETTING=VALUE");
+		error_hint(err, "want NAME (the recipe as it is), NAME:bindir=DIR, "
+						"NAME:target=CONNINFO or NAME:server.SETTING=VALUE");
 		return -1;
 	}
 	v = find_or_add(vs, n, arg, (size_t) (colon - arg));

@@ -31,11 +31,12 @@ struct variant
 
 /*
  * Resolve the variants of a run.  ARGS are the --variant values
- * ("NAME:bindir=DIR", "NAME:target=CONNINFO", "NAME:server.GUC=VALUE";
- * several may name one variant); they amend the recipe's variant of that
- * name or add one.  With no variants at all there is one, "default".
- * BINDIR and TARGET are --bindir and --target: the defaults of variants
- * that give neither.  Returns the count, or -1 (PGC_ERR_USAGE) with ERR.
+ * ("NAME:bindir=DIR", "NAME:target=CONNINFO", "NAME:server.GUC=VALUE", or
+ * "NAME" alone for the recipe as it is; several may name one variant);
+ * they amend the recipe's variant of that name or add one.  With no variants
+ * at all there is one, "default". BINDIR and TARGET are --bindir and --target:
+ * the defaults of variants that give neither.  Returns the count, or -1
+ * (PGC_ERR_USAGE) with ERR.
  */
 int variants_resolve(const struct recipe *r, char *const *args, int nargs,
 					 const char *bindir, const char *target,

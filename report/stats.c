@@ -147,12 +147,39 @@ sorted_quantile(const double *v, int n, double q)
 
 static void
 finish(struct stats_ratio *out, double est, double se, double df, double *boot,
-	   double conf)
+	   double conf, double theta)
 {
 	double alpha = 1 - conf;
 	double tq = stats_t_quantile(1 - alpha / 2, df);
+	double lt = log(theta);
+	int below = 0;
 
 	qsort(boot, STATS_BOOTSTRAP_RESAMPLES, sizeof(double), cmp_double);
+	while (below < STATS_BOOTSTRAP_RESAMPLES && boot[below] < lt)
+		below++;
+	out->est_log = est;
+	out->se_log = se;
+	out->theta = theta;
+	/*
+	 * One-sided p-values against theta, each the larger of the t test's
+	 * and the bootstrap's, so that "p < alpha/2" agrees with the interval
+	 * (the union of both) lying wholly on one side of theta.
+	 */
+	if (se > 0)
+	{
+		double pt_below = stats_t_cdf((est - lt) / se, df);
+
+		out->p_below =
+			fmax(pt_below, 1 - (double) below / STATS_BOOTSTRAP_RESAMPLES);
+		out->p_above =
+			fmax(1 - pt_below, (double) below / STATS_BOOTSTRAP_RESAMPLES);
+	}
+	else
+	{
+		/* no spread at all: the side is certain unless on theta itself */
+		out->p_below = est < lt ? 0 : 1;
+		out->p_above = est > lt ? 0 : 1;
+	}
 	out->ratio = exp(est);
 	out->df = df;
 	out->t_lo = exp(est - tq * se);
@@ -166,24 +193,28 @@ finish(struct stats_ratio *out, double est, double se, double df, double *boot,
 }
 
 static void
-nothing_known(struct stats_ratio *out, double est, int n)
+nothing_known(struct stats_ratio *out, double est, int n, double theta)
 {
 	memset(out, 0, sizeof(*out));
 	out->ratio = exp(est);
+	out->est_log = est;
+	out->se_log = INFINITY;
 	out->n = n;
+	out->theta = theta;
+	out->p_below = out->p_above = 1;
 	out->t_hi = out->boot_hi = out->hi = INFINITY;
 }
 
-void
-stats_ratio_paired(const double *a, const double *b, int n, double conf,
-				   uint64_t seed, struct stats_ratio *out)
+static void
+ratio_paired(const double *a, const double *b, int n, double conf,
+			 uint64_t seed, double theta, struct stats_ratio *out)
 {
 	double *l, *boot;
 	struct prng rng;
 
 	if (n < 1)
 	{
-		nothing_known(out, NAN, 0);
+		nothing_known(out, NAN, 0, theta);
 		return;
 	}
 	l = xmalloc((size_t) n * sizeof(double));
@@ -191,7 +222,7 @@ stats_ratio_paired(const double *a, const double *b, int n, double conf,
 		l[i] = log(b[i] / a[i]);
 	if (n < 2)
 	{
-		nothing_known(out, l[0], n);
+		nothing_known(out, l[0], n, theta);
 		free(l);
 		return;
 	}
@@ -207,14 +238,15 @@ stats_ratio_paired(const double *a, const double *b, int n, double conf,
 	}
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	finish(out, stats_mean(l, n), stats_sd(l, n) / sqrt(n), n - 1, boot, conf);
+	finish(out, stats_mean(l, n), stats_sd(l, n) / sqrt(n), n - 1, boot, conf,
+		   theta);
 	free(boot);
 	free(l);
 }
 
-void
-stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
-					 double conf, uint64_t seed, struct stats_ratio *out)
+static void
+ratio_unpaired(const double *a, int na, const double *b, int nb, double conf,
+			   uint64_t seed, double theta, struct stats_ratio *out)
 {
 	double *la, *lb, *boot;
 	double va, vb, se, df, est;
@@ -222,7 +254,7 @@ stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
 
 	if (na < 1 || nb < 1)
 	{
-		nothing_known(out, NAN, 0);
+		nothing_known(out, NAN, 0, theta);
 		return;
 	}
 	la = xmalloc((size_t) na * sizeof(double));
@@ -234,7 +266,7 @@ stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
 	est = stats_mean(lb, nb) - stats_mean(la, na);
 	if (na < 2 || nb < 2)
 	{
-		nothing_known(out, est, na < nb ? na : nb);
+		nothing_known(out, est, na < nb ? na : nb, theta);
 		free(la);
 		free(lb);
 		return;
@@ -259,10 +291,52 @@ stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
 	}
 	memset(out, 0, sizeof(*out));
 	out->n = na < nb ? na : nb;
-	finish(out, est, se, df, boot, conf);
+	finish(out, est, se, df, boot, conf, theta);
 	free(boot);
 	free(la);
 	free(lb);
+}
+
+void
+stats_ratio_paired(const double *a, const double *b, int n, double conf,
+				   uint64_t seed, struct stats_ratio *out)
+{
+	ratio_paired(a, b, n, conf, seed, 1, out);
+}
+
+void
+stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
+					 double conf, uint64_t seed, struct stats_ratio *out)
+{
+	ratio_unpaired(a, na, b, nb, conf, seed, 1, out);
+}
+
+void
+stats_ratio_test(const double *a, int na, const double *b, int nb, bool paired,
+				 double conf, uint64_t seed, double theta,
+				 struct stats_ratio *out)
+{
+	if (paired)
+		ratio_paired(a, b, na < nb ? na : nb, conf, seed, theta, out);
+	else
+		ratio_unpaired(a, na, b, nb, conf, seed, theta, out);
+}
+
+int
+stats_repeats_to_decide(const struct stats_ratio *r, double conf, int m,
+						int max)
+{
+	double d = fabs(r->est_log - log(r->theta));
+	/* spread of one repeat, from the standard error of N */
+	double s1 = r->se_log * sqrt(r->n);
+	double alpha = (1 - conf) / (m > 0 ? m : 1);
+
+	if (r->n < 2 || !isfinite(s1) || d <= 0)
+		return -1;
+	for (int n = r->n + 1; n <= r->n + max; n++)
+		if (stats_t_quantile(1 - alpha / 2, n - 1) * s1 / sqrt(n) < d)
+			return n - r->n;
+	return -1;
 }
 
 void

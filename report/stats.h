@@ -30,8 +30,18 @@ struct stats_ratio
 	double lo, hi; /* the interval: union of the two below */
 	double t_lo, t_hi;
 	double boot_lo, boot_hi;
-	double df; /* degrees of freedom of the t interval */
-	int n;     /* pairs, or the smaller sample */
+	double df;              /* degrees of freedom of the t interval */
+	int n;                  /* pairs, or the smaller sample */
+	double est_log, se_log; /* log of the estimate and its standard error */
+	/*
+	 * One-sided p-values against THETA (1 unless stats_ratio_test() set
+	 * it): P_BELOW is small when the true ratio is below theta, P_ABOVE
+	 * when it is above.  Each is the larger of the t test's and the
+	 * bootstrap's, so P_BELOW < (1 - conf) / 2 exactly when the interval
+	 * lies wholly below theta.  Both 1 when nothing can be said.
+	 */
+	double theta;
+	double p_below, p_above;
 };
 
 #define STATS_BOOTSTRAP_RESAMPLES 4000
@@ -50,6 +60,22 @@ void stats_ratio_paired(const double *a, const double *b, int n, double conf,
  */
 void stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
 						  double conf, uint64_t seed, struct stats_ratio *out);
+
+/* Either of the above (PAIRED: A[i] with B[i], N = min(NA, NB)), tested
+ * against THETA. */
+void stats_ratio_test(const double *a, int na, const double *b, int nb,
+					  bool paired, double conf, uint64_t seed, double theta,
+					  struct stats_ratio *out);
+
+/*
+ * How many more repeats would likely put R's interval wholly on one side
+ * of its theta, if the estimate and the spread stayed as they are, at
+ * confidence CONF over M points (Bonferroni: the worst case of Holm).
+ * -1 when that is more than MAX or cannot be said (fewer than 2 repeats,
+ * estimate on theta).
+ */
+int stats_repeats_to_decide(const struct stats_ratio *r, double conf, int m,
+							int max);
 
 /*
  * Holm's step-down adjustment of M p-values: ADJ[i] is the smallest

@@ -83,31 +83,31 @@ struct recipe
 	char *text; /* the whole file, as read */
 	char *name;
 	char *description;
-	enum recipe_topology topology;
 	struct recipe_guc *gucs;
-	int ngucs;
 	struct recipe_sql *setup;
-	int nsetup;
 	struct recipe_sql *reset; /* before every measured point */
-	int nreset;
-	int64_t duration_us;
-	int64_t warmup_us;
-	int repeat;
 	struct recipe_workload *workloads;
-	int nworkloads;
 	/* sweep */
 	int *sweep_clients;
-	int nsweep_clients;
-	bool sweep_jobs_eq_clients;
-	int sweep_jobs;       /* when !sweep_jobs_eq_clients and no list */
 	int *sweep_jobs_list; /* parallel to sweep_clients, or NULL */
 	/* variants (none: the run has one variant, "default") */
 	struct recipe_variant *variants;
-	int nvariants;
-	bool restart_per_block; /* restart: block (default) | never */
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;
+	int64_t duration_us;
+	int64_t warmup_us;
+	enum recipe_topology topology;
+	int ngucs;
+	int nsetup;
+	int nreset;
+	int repeat;
+	int nworkloads;
+	int nsweep_clients;
+	int sweep_jobs; /* when !sweep_jobs_eq_clients and no list */
+	int nvariants;
+	bool sweep_jobs_eq_clients;
+	bool restart_per_block; /* restart: block (default) | never */
 };
 
 /*

@@ -84,8 +84,8 @@ static const char *const migrations[] = {
 	/* 1 -> 2: connecting and preparing are timed apart */
 	"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;",
 	/* 2 -> 3: variants interleave by a stored plan; pg_config provenance */
-	"ALTER TABLE run ADD COLUMN plan TEXT;"
-	"ALTER TABLE variant ADD COLUMN pg_config TEXT;",
+	("ALTER TABLE run ADD COLUMN plan TEXT;"
+	 "ALTER TABLE variant ADD COLUMN pg_config TEXT;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -600,6 +600,27 @@ store_get_run(struct store *st, int64_t run_id, struct store_run_row *row,
 		return -1;
 	}
 	return db_fail(st, err, "could not read the run");
+}
+
+int
+store_get_recipe_text(struct store *st, int64_t run_id, char **text,
+					  struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	*text = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT recipe_text FROM run WHERE id = ?",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read the recipe");
+	sqlite3_bind_int64(s, 1, run_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*text = col_text(s, 0);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return 0;
+	return db_fail(st, err, "could not read the recipe");
 }
 
 void

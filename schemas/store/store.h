@@ -189,6 +189,10 @@ void store_run_row_release(struct store_run_row *row);
 int store_get_run(struct store *st, int64_t run_id, struct store_run_row *row,
 				  struct pgc_error *err);
 
+/* The recipe text a run was made from (*TEXT NULL: no such run). */
+int store_get_recipe_text(struct store *st, int64_t run_id, char **text,
+						  struct pgc_error *err);
+
 int store_get_variants(struct store *st, int64_t run_id,
 					   struct store_variant_row **rows, int *nrows,
 					   struct pgc_error *err);

@@ -10,34 +10,8 @@
 #include <stdlib.h>
 
 #include "report.h"
+#include "golden.h"
 #include "test.h"
-
-static void
-golden(const char *dir, const char *name, const char *got, bool update)
-{
-	char path[1024];
-	struct pgc_error err;
-	char *want;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (update)
-	{
-		FILE *f = fopen(path, "w");
-
-		CHECK(f != NULL);
-		if (f)
-		{
-			fputs(got, f);
-			fclose(f);
-		}
-		return;
-	}
-	want = file_read_all(path, NULL, &err);
-	CHECK(want != NULL);
-	if (want)
-		CHECK_STR(got, want);
-	free(want);
-}
 
 int
 main(int argc, char **argv)

@@ -1,0 +1,449 @@
+/*
+ * cmd_history.c - `pgcliff history RECIPE`: per variant, workload and
+ * client count, one value per stored run (the median over its repeats) in
+ * run order, with the change points report/history finds.  For triage,
+ * not for gating: the exit code does not depend on what it finds.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "history.h"
+#include "points.h"
+#include "report.h"
+#include "store.h"
+
+static int history_fn(int argc, char **argv);
+
+const struct cmd cmd_history = {
+	.name = "history",
+	.summary = "a recipe's stored runs over time, with change points",
+	.usage =
+		"usage: pgcliff history RECIPE [OPTIONS]\n"
+		"\n"
+		"One value per stored run and point (median over its repeats), oldest\n"
+		"first, per variant, workload and client count, and the runs where a\n"
+		"series changes level (E-divisive: the split with the largest energy\n"
+		"distance, kept when a permutation test with a fixed seed gives\n"
+		"p < 0.05 and the medians differ by --min-change; then recursively).\n"
+		"For triage, not for gating: use `gate` to fail a build.\n"
+		"\n"
+		"options:\n"
+		"      --variant V         only this variant\n"
+		"      --workload W        only this workload\n"
+		"      --metric M          tps (default), latency_avg, p50, p90, p95,\n"
+		"                          p99, p999, max\n"
+		"      --points LIST       only these client counts\n"
+		"      --min-change P      smallest change reported (default 5%)\n"
+		"      --min-segment N     runs on each side of a change (default 3)\n"
+		"      --last N            only the N newest runs\n"
+		"      --format F          text, markdown, json or junit\n"
+		"      --db PATH           the store\n"
+		"\n"
+		"exit codes: 0 ok (whatever it finds), 64 usage, 70 store error.\n",
+	.fn = history_fn,
+};
+
+#define HISTORY_SEED 5432
+#define MAX_CHANGES  64
+
+struct series
+{
+	const char *variant;
+	const char *workload;
+	int clients;
+	int64_t *runs;
+	double *values;
+	int n;
+	struct history_change changes[MAX_CHANGES];
+	int nchanges;
+};
+
+struct run_info
+{
+	int64_t id;
+	char started[32];
+};
+
+static const char *
+started_of(const struct run_info *ri, int nri, int64_t id)
+{
+	for (int i = 0; i < nri; i++)
+		if (ri[i].id == id)
+			return ri[i].started;
+	return "?";
+}
+
+/* Group the points into series: one value per run (median of repeats). */
+static struct series *
+build_series(const struct store_point_row *rows, int nrows, enum cmp_metric m,
+			 const char *workload, const int *points, int npoints, int *nout)
+{
+	struct series *ss = NULL;
+	int ns = 0;
+	double *scratch = xmalloc((size_t) (nrows + 1) * sizeof(double));
+
+	for (int i = 0; i < nrows; i++)
+	{
+		const struct store_point_row *p = &rows[i];
+		struct series *s = NULL;
+		bool want = npoints == 0;
+		int k = 0;
+
+		for (int j = 0; j < npoints; j++)
+			want = want || points[j] == p->clients;
+		if (!want || (workload && strcmp(p->workload, workload) != 0) ||
+			p->aborted_clients > 0)
+			continue;
+		for (int j = 0; j < ns && !s; j++)
+			if (ss[j].clients == p->clients &&
+				strcmp(ss[j].workload, p->workload) == 0 &&
+				strcmp(ss[j].variant, p->variant) == 0)
+				s = &ss[j];
+		if (s == NULL)
+		{
+			ss = xrealloc(ss, (size_t) (ns + 1) * sizeof(*ss));
+			s = &ss[ns++];
+			memset(s, 0, sizeof(*s));
+			s->variant = p->variant;
+			s->workload = p->workload;
+			s->clients = p->clients;
+		}
+		if (s->n > 0 && s->runs[s->n - 1] == p->run_id)
+			continue; /* this run's value is already in */
+		/* the median over this run's repeats of the point */
+		for (int j = i; j < nrows; j++)
+			if (rows[j].run_id == p->run_id && rows[j].clients == p->clients &&
+				rows[j].aborted_clients == 0 &&
+				strcmp(rows[j].workload, p->workload) == 0 &&
+				strcmp(rows[j].variant, p->variant) == 0 &&
+				isfinite(point_metric(&rows[j], m)))
+				scratch[k++] = point_metric(&rows[j], m);
+		if (k == 0)
+			continue;
+		s->runs = xrealloc(s->runs, (size_t) (s->n + 1) * sizeof(int64_t));
+		s->values = xrealloc(s->values, (size_t) (s->n + 1) * sizeof(double));
+		s->runs[s->n] = p->run_id;
+		s->values[s->n++] = report_median(scratch, k);
+	}
+	free(scratch);
+	*nout = ns;
+	return ss;
+}
+
+static int
+cmp_series(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c = strcmp(x->variant, y->variant);
+
+	if (c == 0)
+		c = strcmp(x->workload, y->workload);
+	if (c == 0)
+		c = (x->clients > y->clients) - (x->clients < y->clients);
+	return c;
+}
+
+static void
+print_change(struct strbuf *out, const struct series *s,
+			 const struct history_change *c, const struct run_info *ri,
+			 int nri, const char *prefix)
+{
+	strbuf_addf(out,
+				"%s%s/%s at %d clients: from run %" PRId64
+				" (%s): %.6g -> %.6g (%+.1f %%), p = %.3f\n",
+				prefix, s->variant, s->workload, s->clients, s->runs[c->index],
+				started_of(ri, nri, s->runs[c->index]), c->before, c->after,
+				100 * (c->after / c->before - 1), c->p);
+}
+
+static void
+render(struct strbuf *out, enum cmp_format f, const char *recipe,
+	   enum cmp_metric m, const struct history_opts *ho,
+	   const struct series *ss, int ns, const struct run_info *ri, int nri)
+{
+	int total = 0;
+
+	for (int i = 0; i < ns; i++)
+		total += ss[i].nchanges;
+	if (f == CMP_FORMAT_JSON)
+	{
+		strbuf_addstr(out, "{\n  \"pgcliff_history\": 1,\n  \"recipe\": ");
+		strbuf_add_json_str(out, recipe);
+		strbuf_addf(out,
+					",\n  \"metric\": \"%s\",\n  \"min_change\": %.4f,\n"
+					"  \"min_segment\": %d,\n  \"alpha\": %.3f,\n"
+					"  \"permutations\": %d,\n  \"series\": [",
+					cmp_metric_name(m), ho->min_change, ho->min_segment,
+					ho->alpha, ho->permutations);
+		for (int i = 0; i < ns; i++)
+		{
+			const struct series *s = &ss[i];
+
+			strbuf_addf(out, "%s\n    {\"variant\": ", i ? "," : "");
+			strbuf_add_json_str(out, s->variant);
+			strbuf_addstr(out, ", \"workload\": ");
+			strbuf_add_json_str(out, s->workload);
+			strbuf_addf(out, ", \"clients\": %d,\n     \"values\": [",
+						s->clients);
+			for (int j = 0; j < s->n; j++)
+				strbuf_addf(out, "%s{\"run\": %" PRId64 ", \"value\": %.6g}",
+							j ? ", " : "", s->runs[j], s->values[j]);
+			strbuf_addstr(out, "],\n     \"changes\": [");
+			for (int j = 0; j < s->nchanges; j++)
+				strbuf_addf(out,
+							"%s{\"run\": %" PRId64 ", \"before\": %.6g, "
+							"\"after\": %.6g, \"p\": %.4f}",
+							j ? ", " : "", s->runs[s->changes[j].index],
+							s->changes[j].before, s->changes[j].after,
+							s->changes[j].p);
+			strbuf_addstr(out, "]}");
+		}
+		strbuf_addstr(out, "]\n}\n");
+		return;
+	}
+	if (f == CMP_FORMAT_JUNIT)
+	{
+		strbuf_addf(out,
+					"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+					"<testsuites name=\"pgcliff history\" tests=\"%d\" "
+					"failures=\"%d\">\n  <testsuite name=\"%s\" tests=\"%d\" "
+					"failures=\"%d\">\n",
+					ns, total, recipe, ns, total);
+		for (int i = 0; i < ns; i++)
+		{
+			strbuf_addf(out,
+						"    <testcase classname=\"%s.%s.%s\" name=\"%s at %d "
+						"clients\">\n",
+						recipe, ss[i].variant, ss[i].workload,
+						cmp_metric_name(m), ss[i].clients);
+			for (int j = 0; j < ss[i].nchanges; j++)
+			{
+				struct strbuf msg = STRBUF_INIT;
+
+				print_change(&msg, &ss[i], &ss[i].changes[j], ri, nri, "");
+				msg.buf[strcspn(msg.buf, "\n")] = '\0';
+				strbuf_addstr(out, "      <failure type=\"change-point\" "
+								   "message=\"");
+				cmp_xml_escape(out, msg.buf);
+				strbuf_addstr(out, "\"/>\n");
+				strbuf_release(&msg);
+			}
+			strbuf_addstr(out, "    </testcase>\n");
+		}
+		strbuf_addstr(out, "  </testsuite>\n</testsuites>\n");
+		return;
+	}
+	strbuf_addf(out, "%spgcliff history: recipe %s, metric %s, %d series\n",
+				f == CMP_FORMAT_MARKDOWN ? "### " : "", recipe,
+				cmp_metric_name(m), ns);
+	for (int i = 0; i < ns; i++)
+	{
+		const struct series *s = &ss[i];
+
+		strbuf_addf(out, "\n%svariant %s, workload %s, %d clients\n\n",
+					f == CMP_FORMAT_MARKDOWN ? "#### " : "", s->variant,
+					s->workload, s->clients);
+		if (f == CMP_FORMAT_MARKDOWN)
+			strbuf_addstr(out,
+						  "| run | started | value | |\n|--:|:--|--:|:--|\n");
+		else
+			strbuf_addf(out, "%8s  %-20s %12s\n", "run", "started",
+						cmp_metric_name(m));
+		for (int j = 0; j < s->n; j++)
+		{
+			const char *mark = "";
+
+			for (int k = 0; k < s->nchanges; k++)
+				if (s->changes[k].index == j)
+					mark = "<- change";
+			if (f == CMP_FORMAT_MARKDOWN)
+				strbuf_addf(out, "| %" PRId64 " | %s | %.6g | %s |\n",
+							s->runs[j], started_of(ri, nri, s->runs[j]),
+							s->values[j], mark);
+			else
+				strbuf_addf(out, "%8" PRId64 "  %-20s %12.6g  %s\n",
+							s->runs[j], started_of(ri, nri, s->runs[j]),
+							s->values[j], mark);
+		}
+	}
+	strbuf_addf(out,
+				"\n%schange points (E-divisive, p < %.2f over %d "
+				"permutations, at least %.1f %% and %d runs a side): %d\n",
+				f == CMP_FORMAT_MARKDOWN ? "**" : "", ho->alpha,
+				ho->permutations, 100 * ho->min_change, ho->min_segment,
+				total);
+	if (f == CMP_FORMAT_MARKDOWN && total == 0)
+		strbuf_addstr(out, "\n");
+	for (int i = 0; i < ns; i++)
+		for (int j = 0; j < ss[i].nchanges; j++)
+			print_change(out, &ss[i], &ss[i].changes[j], ri, nri,
+						 f == CMP_FORMAT_MARKDOWN ? "- " : "  ");
+}
+
+static int
+history_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"variant", required_argument, NULL, 1},
+		{"workload", required_argument, NULL, 2},
+		{"metric", required_argument, NULL, 3},
+		{"points", required_argument, NULL, 4},
+		{"min-change", required_argument, NULL, 5},
+		{"min-segment", required_argument, NULL, 6},
+		{"last", required_argument, NULL, 7},
+		{"format", required_argument, NULL, 8},
+		{"db", required_argument, NULL, 9},
+		{NULL, 0, NULL, 0}};
+	const struct cmd *c = &cmd_history;
+	struct store_selector sel;
+	struct history_opts ho = {3, 0.05, 0.05, 199, HISTORY_SEED};
+	enum cmp_metric metric = CMP_TPS;
+	enum cmp_format format = CMP_FORMAT_TEXT;
+	const char *workload = NULL, *db = NULL;
+	int *points = NULL, npoints = 0, ch, rc = EXIT_OK, nrows = 0, ns = 0;
+	int nri = 0;
+	struct store *st = NULL;
+	struct store_point_row *rows = NULL;
+	struct series *ss = NULL;
+	struct run_info *ri = NULL;
+	struct pgc_error err;
+	char path[1024], *end;
+	struct strbuf out = STRBUF_INIT;
+
+	if (cmd_wants_help(c, argc, argv))
+		return EXIT_OK;
+	memset(&sel, 0, sizeof(sel));
+	optind = 1;
+	opterr = 0;
+	while (rc == EXIT_OK &&
+		   (ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 1:
+				sel.variant = optarg;
+				break;
+			case 2:
+				workload = optarg;
+				break;
+			case 3:
+				if (cmp_metric_parse(optarg, &metric) < 0)
+					rc = cmd_usage_error(
+						c,
+						"unknown metric \"%s\" (tps, latency_avg, p50, p90, "
+						"p95, p99, p999, max)",
+						optarg);
+				break;
+			case 4:
+				free(points);
+				if (!cmd_parse_count_list(optarg, 100000, &points, &npoints))
+					rc = cmd_usage_error(c, "invalid client list \"%s\"",
+										 optarg);
+				break;
+			case 5:
+				errno = 0;
+				ho.min_change = strtod(optarg, &end);
+				if (*end == '%' && end[1] == '\0')
+					ho.min_change /= 100;
+				else if (*end)
+					ho.min_change = -1;
+				if (errno || !(ho.min_change >= 0 && ho.min_change < 10))
+					rc = cmd_usage_error(c, "invalid --min-change \"%s\"",
+										 optarg);
+				break;
+			case 6:
+				if (!cmd_parse_count(optarg, 1000, &ho.min_segment) ||
+					ho.min_segment < 2)
+					rc = cmd_usage_error(
+						c, "invalid --min-segment \"%s\" (2+)", optarg);
+				break;
+			case 7:
+				if (!cmd_parse_count(optarg, 1000000, &sel.last))
+					rc = cmd_usage_error(c, "invalid --last \"%s\"", optarg);
+				break;
+			case 8:
+				if (cmp_format_parse(optarg, &format) < 0)
+					rc = cmd_usage_error(
+						c,
+						"unknown format \"%s\" (text, markdown, json, junit)",
+						optarg);
+				break;
+			case 9:
+				db = optarg;
+				break;
+			default:
+				rc = cmd_option_error(c, ch, argv);
+		}
+	}
+	if (rc == EXIT_OK && optind + 1 != argc)
+		rc = cmd_usage_error(c, optind >= argc ? "no recipe given"
+											   : "give one recipe name");
+	if (rc != EXIT_OK)
+	{
+		free(points);
+		return rc;
+	}
+	sel.recipe = argv[optind];
+	error_clear(&err);
+	store_resolve_path(db, path, sizeof(path));
+	if ((st = store_open(path, &err)) == NULL ||
+		store_select_points(st, &sel, &rows, &nrows, &err) < 0)
+		goto fail;
+	if (nrows == 0)
+	{
+		error_set(&err, PGC_ERR_USAGE, "no stored points of recipe %s%s%s",
+				  sel.recipe, sel.variant ? " variant " : "",
+				  sel.variant ? sel.variant : "");
+		error_hint(&err, "`pgcliff list` shows the stored runs");
+		goto fail;
+	}
+	for (int i = 0; i < nrows; i++)
+		if (nri == 0 || ri[nri - 1].id != rows[i].run_id)
+		{
+			struct store_run_row rr;
+
+			ri = xrealloc(ri, (size_t) (nri + 1) * sizeof(*ri));
+			ri[nri].id = rows[i].run_id;
+			snprintf(ri[nri].started, sizeof(ri[nri].started), "?");
+			if (store_get_run(st, rows[i].run_id, &rr, &err) < 0)
+				goto fail;
+			/* "2026-11-30T19:01:02Z" -> "2026-11-30 19:01:02" */
+			snprintf(ri[nri].started, sizeof(ri[nri].started), "%.10s %.8s",
+					 rr.started_at,
+					 strlen(rr.started_at) > 11 ? rr.started_at + 11 : "");
+			store_run_row_release(&rr);
+			nri++;
+		}
+	ss = build_series(rows, nrows, metric, workload, points, npoints, &ns);
+	qsort(ss, (size_t) ns, sizeof(*ss), cmp_series);
+	for (int i = 0; i < ns; i++)
+		ss[i].nchanges = history_change_points(ss[i].values, ss[i].n, &ho,
+											   ss[i].changes, MAX_CHANGES);
+	render(&out, format, sel.recipe, metric, &ho, ss, ns, ri, nri);
+	fputs(out.buf, stdout);
+	goto done;
+
+fail:
+	cmd_print_error(&err);
+	rc = cmd_exit_code(&err);
+done:
+	strbuf_release(&out);
+	for (int i = 0; i < ns; i++)
+	{
+		free(ss[i].runs);
+		free(ss[i].values);
+	}
+	free(ss);
+	free(ri);
+	store_points_free(rows, nrows);
+	store_close(st);
+	free(points);
+	return rc;
+}

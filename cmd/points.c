@@ -1,0 +1,43 @@
+/*
+ * points.c - see points.h.
+ */
+#include "points.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "hist.h"
+
+double
+point_metric(const struct store_point_row *p, enum cmp_metric m)
+{
+	switch (m)
+	{
+		case CMP_TPS:
+			return p->tps;
+		case CMP_LAT_AVG:
+			return p->lat_avg_ms;
+		case CMP_P50:
+			return p->lat_p50_ms;
+		case CMP_P90:
+			return p->lat_p90_ms;
+		case CMP_P95:
+		{
+			struct hist *h = xcalloc(1, sizeof(*h));
+			double v = NAN;
+
+			if (p->histogram && hist_decode(p->histogram, h) == 0 &&
+				h->count > 0)
+				v = (double) hist_quantile(h, 0.95) / 1e6;
+			free(h);
+			return v;
+		}
+		case CMP_P99:
+			return p->lat_p99_ms;
+		case CMP_P999:
+			return p->lat_p999_ms;
+		case CMP_MAX:
+			return p->lat_max_ms;
+	}
+	return NAN;
+}

@@ -1,0 +1,507 @@
+/*
+ * compare.c - point-by-point comparison; see compare.h.
+ *
+ * The verdict of a point is a pair of one-sided tests against the
+ * regression bound theta (1 - margin for tps, 1 + margin for latencies):
+ * REGRESSION when the ratio is shown past theta, NO-REGRESSION when it is
+ * shown on the good side of it, both Holm-corrected over the judged
+ * points; anything else is INCONCLUSIVE.  With one point the verdicts are
+ * exactly "the 95 % interval lies wholly beyond / within the bound".
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char *const metric_names[] = {
+	[CMP_TPS] = "tps",   [CMP_LAT_AVG] = "latency_avg",
+	[CMP_P50] = "p50",   [CMP_P90] = "p90",
+	[CMP_P95] = "p95",   [CMP_P99] = "p99",
+	[CMP_P999] = "p999", [CMP_MAX] = "max",
+};
+
+const char *
+cmp_metric_name(enum cmp_metric m)
+{
+	return metric_names[m];
+}
+
+int
+cmp_metric_parse(const char *name, enum cmp_metric *out)
+{
+	for (int i = 0; i < (int) lengthof(metric_names); i++)
+		if (strcmp(name, metric_names[i]) == 0)
+		{
+			*out = (enum cmp_metric) i;
+			return 0;
+		}
+	return -1;
+}
+
+bool
+cmp_metric_higher_is_better(enum cmp_metric m)
+{
+	return m == CMP_TPS;
+}
+
+double
+cmp_metric_default_margin(enum cmp_metric m)
+{
+	return m == CMP_TPS ? 0.03 : 0.05;
+}
+
+const char *
+cmp_verdict_name(enum cmp_verdict v)
+{
+	switch (v)
+	{
+		case CMP_REGRESSION:
+			return "REGRESSION";
+		case CMP_INCONCLUSIVE:
+			return "INCONCLUSIVE";
+		case CMP_SAME:
+			return "SAME";
+		case CMP_FASTER:
+			return "FASTER";
+		case CMP_IMPROVED:
+			return "IMPROVED";
+		case CMP_MISSING:
+			return "MISSING";
+	}
+	return "?";
+}
+
+/* ------------------------------------------------------------- points */
+
+struct key
+{
+	const char *workload;
+	int clients;
+};
+
+static int
+cmp_key(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+	int c = strcmp(a->workload, b->workload);
+
+	if (c)
+		return c;
+	return (a->clients > b->clients) - (a->clients < b->clients);
+}
+
+static bool
+at_key(const struct cmp_sample *s, const struct key *k)
+{
+	return s->clients == k->clients && strcmp(s->workload, k->workload) == 0;
+}
+
+/* The distinct (workload, clients) of both sides, sorted. */
+static struct key *
+collect_keys(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+			 int nb, int *nkeys)
+{
+	struct key *keys = xmalloc((size_t) (na + nb + 1) * sizeof(*keys));
+	int n = 0;
+
+	for (int i = 0; i < na + nb; i++)
+	{
+		const struct cmp_sample *s = i < na ? &a[i] : &b[i - na];
+		struct key k = {s->workload, s->clients};
+		bool seen = false;
+
+		for (int j = 0; j < n && !seen; j++)
+			seen = cmp_key(&keys[j], &k) == 0;
+		if (!seen)
+			keys[n++] = k;
+	}
+	qsort(keys, (size_t) n, sizeof(*keys), cmp_key);
+	*nkeys = n;
+	return keys;
+}
+
+/*
+ * Values of side S at K into OUT; with PAIR (the other side), only those
+ * whose (run, block) the other side has too, in the same order on both
+ * sides (sorted by run, then block).
+ */
+static int
+gather(const struct cmp_sample *s, int ns, const struct cmp_sample *other,
+	   int nother, const struct key *k, bool pair, double *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < ns; i++)
+	{
+		bool has = !pair;
+
+		if (!at_key(&s[i], k))
+			continue;
+		for (int j = 0; j < nother && !has; j++)
+			has = at_key(&other[j], k) && other[j].run_id == s[i].run_id &&
+				  other[j].block == s[i].block;
+		if (has)
+			out[n++] = s[i].value;
+	}
+	return n;
+}
+
+/* gather() in (run, block) order so that pairs line up. */
+static int
+gather_pairs(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+			 int nb, const struct key *k, double *va, double *vb)
+{
+	int n = 0;
+
+	for (int i = 0; i < na; i++)
+	{
+		if (!at_key(&a[i], k))
+			continue;
+		for (int j = 0; j < nb; j++)
+			if (at_key(&b[j], k) && b[j].run_id == a[i].run_id &&
+				b[j].block == a[i].block)
+			{
+				va[n] = a[i].value;
+				vb[n++] = b[j].value;
+				break;
+			}
+	}
+	return n;
+}
+
+static void
+judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+			int nb, const struct key *k, const struct cmp_opts *o, double *va,
+			double *vb, struct cmp_point *p)
+{
+	bool higher = cmp_metric_higher_is_better(o->metric);
+	double theta = higher ? 1 - o->margin : 1 + o->margin;
+	int npairs = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->workload = k->workload;
+	p->clients = k->clients;
+	p->more_repeats = -1;
+	p->na = gather(a, na, b, nb, k, false, va);
+	p->median_a = p->na ? report_median(va, p->na) : NAN;
+	p->nb = gather(b, nb, a, na, k, false, vb);
+	p->median_b = p->nb ? report_median(vb, p->nb) : NAN;
+	if (p->na == 0 || p->nb == 0)
+	{
+		p->verdict = CMP_MISSING;
+		p->p_regression = p->p_no_regression = 1;
+		return;
+	}
+	if (o->paired)
+		npairs = gather_pairs(a, na, b, nb, k, va, vb);
+	if (o->paired && npairs >= 2)
+	{
+		p->paired = true;
+		p->na = p->nb = npairs;
+		stats_ratio_test(va, npairs, vb, npairs, true, o->conf, o->seed, theta,
+						 &p->r);
+	}
+	else
+	{
+		p->na = gather(a, na, b, nb, k, false, va);
+		p->nb = gather(b, nb, a, na, k, false, vb);
+		stats_ratio_test(va, p->na, vb, p->nb, false, o->conf, o->seed, theta,
+						 &p->r);
+	}
+	p->p_regression = higher ? p->r.p_below : p->r.p_above;
+	p->p_no_regression = higher ? p->r.p_above : p->r.p_below;
+}
+
+static void
+verdicts(struct cmp_result *res)
+{
+	const struct cmp_opts *o = &res->opts;
+	bool higher = cmp_metric_higher_is_better(o->metric);
+	double half_alpha = (1 - o->conf) / 2;
+	int m = 0;
+	double *preg = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
+	double *pno = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
+	double *adj_reg = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
+	double *adj_no = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
+
+	for (int i = 0; i < res->npoints; i++)
+		if (res->points[i].verdict != CMP_MISSING)
+		{
+			preg[m] = res->points[i].p_regression;
+			pno[m++] = res->points[i].p_no_regression;
+		}
+	stats_holm_adjust(preg, m, adj_reg);
+	stats_holm_adjust(pno, m, adj_no);
+	for (int i = 0, j = 0; i < res->npoints; i++)
+	{
+		struct cmp_point *p = &res->points[i];
+
+		if (p->verdict == CMP_MISSING)
+		{
+			res->nmissing++;
+			continue;
+		}
+		p->p_regression = adj_reg[j];
+		p->p_no_regression = adj_no[j++];
+		if (p->p_regression < half_alpha)
+		{
+			p->verdict = CMP_REGRESSION;
+			res->nregressions++;
+		}
+		else if (p->p_no_regression < half_alpha)
+		{
+			bool past_margin =
+				higher ? p->r.lo > 1 + o->margin : p->r.hi < 1 - o->margin;
+			bool better = higher ? p->r.lo > 1 : p->r.hi < 1;
+
+			p->verdict = past_margin ? CMP_IMPROVED
+						 : better    ? CMP_FASTER
+									 : CMP_SAME;
+		}
+		else
+		{
+			p->verdict = CMP_INCONCLUSIVE;
+			p->more_repeats = stats_repeats_to_decide(&p->r, o->conf, m, 100);
+			res->ninconclusive++;
+		}
+	}
+	free(preg);
+	free(pno);
+	free(adj_reg);
+	free(adj_no);
+}
+
+/* ------------------------------------------------------------- curves */
+
+static void
+side_curve(const struct cmp_sample *s, int ns, const char *workload,
+		   double *scratch, struct cmp_side_curve *c)
+{
+	int *clients = xmalloc((size_t) (ns + 1) * sizeof(int));
+	double *med = xmalloc((size_t) (ns + 1) * sizeof(double));
+	int n = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* client counts of this workload, ascending */
+	for (int i = 0; i < ns; i++)
+	{
+		int j;
+
+		if (strcmp(s[i].workload, workload) != 0)
+			continue;
+		for (j = 0; j < n && clients[j] != s[i].clients; j++)
+			;
+		if (j == n)
+		{
+			int k = n++;
+
+			while (k > 0 && clients[k - 1] > s[i].clients)
+			{
+				clients[k] = clients[k - 1];
+				k--;
+			}
+			clients[k] = s[i].clients;
+		}
+	}
+	for (int j = 0; j < n; j++)
+	{
+		int m = 0;
+
+		for (int i = 0; i < ns; i++)
+			if (s[i].clients == clients[j] &&
+				strcmp(s[i].workload, workload) == 0)
+				scratch[m++] = s[i].tps;
+		med[j] = report_median(scratch, m);
+		if (med[j] > c->peak_tps)
+		{
+			c->peak_tps = med[j];
+			c->peak_clients = clients[j];
+		}
+	}
+	for (int j = 0; j < n; j++)
+		if (clients[j] > c->peak_clients && med[j] < c->peak_tps / 2)
+		{
+			c->cliff_clients = clients[j];
+			break;
+		}
+	free(clients);
+	free(med);
+}
+
+/*
+ * Geometric mean of the ratios over a workload's judged points.  Paired:
+ * per block, the geometric mean of each side over the points, then the
+ * paired interval over the blocks (so that points measured in one block
+ * count as one piece of evidence).  Otherwise the mean of the log ratios
+ * with the standard errors added as if independent.
+ */
+static void
+geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+		 int nb, const struct cmp_result *res, struct cmp_curve *c)
+{
+	const struct cmp_opts *o = &res->opts;
+	double *ga = xmalloc((size_t) (na + 1) * sizeof(double));
+	double *gb = xmalloc((size_t) (na + 1) * sizeof(double));
+	int nblocks = 0, m = 0;
+	double sum = 0, var = 0, df = INFINITY;
+
+	for (int i = 0; i < res->npoints; i++)
+		if (res->points[i].verdict != CMP_MISSING &&
+			strcmp(res->points[i].workload, c->workload) == 0)
+			m++;
+	c->geo_ratio = NAN;
+	c->geo_lo = 0;
+	c->geo_hi = INFINITY;
+	if (m == 0)
+		goto out;
+	if (o->paired)
+	{
+		/* blocks (run, block) of A in which every judged point has a pair */
+		for (int i = 0; i < na; i++)
+		{
+			double la = 0, lb = 0;
+			int have = 0;
+			bool dup = false;
+
+			for (int j = 0; j < i && !dup; j++)
+				dup = a[j].run_id == a[i].run_id && a[j].block == a[i].block;
+			if (dup)
+				continue;
+			for (int p = 0; p < res->npoints; p++)
+			{
+				const struct cmp_point *pt = &res->points[p];
+				struct key k = {pt->workload, pt->clients};
+				double va = NAN, vb = NAN;
+
+				if (pt->verdict == CMP_MISSING ||
+					strcmp(pt->workload, c->workload) != 0)
+					continue;
+				for (int x = 0; x < na; x++)
+					if (at_key(&a[x], &k) && a[x].run_id == a[i].run_id &&
+						a[x].block == a[i].block)
+						va = a[x].value;
+				for (int x = 0; x < nb; x++)
+					if (at_key(&b[x], &k) && b[x].run_id == a[i].run_id &&
+						b[x].block == a[i].block)
+						vb = b[x].value;
+				if (isnan(va) || isnan(vb) || va <= 0 || vb <= 0)
+					break;
+				la += log(va);
+				lb += log(vb);
+				have++;
+			}
+			if (have == m)
+			{
+				ga[nblocks] = exp(la / m);
+				gb[nblocks++] = exp(lb / m);
+			}
+		}
+		if (nblocks >= 2)
+		{
+			struct stats_ratio r;
+
+			stats_ratio_test(ga, nblocks, gb, nblocks, true, o->conf, o->seed,
+							 1, &r);
+			c->geo_paired = true;
+			c->geo_ratio = r.ratio;
+			c->geo_lo = r.lo;
+			c->geo_hi = r.hi;
+			goto out;
+		}
+	}
+	for (int i = 0; i < res->npoints; i++)
+	{
+		const struct cmp_point *pt = &res->points[i];
+
+		if (pt->verdict == CMP_MISSING ||
+			strcmp(pt->workload, c->workload) != 0)
+			continue;
+		sum += pt->r.est_log;
+		var += pt->r.se_log * pt->r.se_log;
+		if (pt->r.df > 0 && pt->r.df < df)
+			df = pt->r.df;
+	}
+	c->geo_ratio = exp(sum / m);
+	if (isfinite(var) && isfinite(df))
+	{
+		double tq = stats_t_quantile(1 - (1 - o->conf) / 2, df);
+		double se = sqrt(var) / m;
+
+		c->geo_lo = exp(sum / m - tq * se);
+		c->geo_hi = exp(sum / m + tq * se);
+	}
+out:
+	free(ga);
+	free(gb);
+}
+
+static void
+curves(const struct cmp_sample *a, int na, const struct cmp_sample *b, int nb,
+	   struct cmp_result *res)
+{
+	double *scratch = xmalloc((size_t) (na + nb + 1) * sizeof(double));
+
+	res->curves = xcalloc((size_t) res->npoints + 1, sizeof(*res->curves));
+	for (int i = 0; i < res->npoints; i++)
+	{
+		const struct cmp_point *p = &res->points[i];
+		struct cmp_curve *c;
+
+		if (i == 0 || strcmp(p->workload, res->points[i - 1].workload) != 0)
+		{
+			c = &res->curves[res->ncurves++];
+			c->workload = p->workload;
+			side_curve(a, na, p->workload, scratch, &c->a);
+			side_curve(b, nb, p->workload, scratch, &c->b);
+		}
+		c = &res->curves[res->ncurves - 1];
+		c->npoints++;
+		if (p->verdict != CMP_MISSING)
+		{
+			c->top_clients = p->clients;
+			c->top = p;
+		}
+	}
+	for (int i = 0; i < res->ncurves; i++)
+		geo_mean(a, na, b, nb, res, &res->curves[i]);
+	free(scratch);
+}
+
+void
+compare_samples(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+				int nb, const struct cmp_opts *opts, struct cmp_result *out)
+{
+	int nkeys;
+	struct key *keys = collect_keys(a, na, b, nb, &nkeys);
+	double *va = xmalloc((size_t) (na + 1) * sizeof(double));
+	double *vb = xmalloc((size_t) (nb + 1) * sizeof(double));
+
+	memset(out, 0, sizeof(*out));
+	out->opts = *opts;
+	out->points = xcalloc((size_t) nkeys + 1, sizeof(*out->points));
+	out->npoints = nkeys;
+	for (int i = 0; i < nkeys; i++)
+		judge_point(a, na, b, nb, &keys[i], opts, va, vb, &out->points[i]);
+	verdicts(out);
+	curves(a, na, b, nb, out);
+	if (out->nregressions)
+		out->outcome = CMP_OUTCOME_REGRESSION;
+	else if (out->ninconclusive || out->nmissing || out->npoints == 0)
+		out->outcome = CMP_OUTCOME_INCONCLUSIVE;
+	else
+		out->outcome = CMP_OUTCOME_NO_REGRESSION;
+	free(keys);
+	free(va);
+	free(vb);
+}
+
+void
+compare_result_free(struct cmp_result *r)
+{
+	free(r->points);
+	free(r->curves);
+	memset(r, 0, sizeof(*r));
+}

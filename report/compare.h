@@ -1,0 +1,156 @@
+/*
+ * compare.h - baseline A against candidate B, point by point: medians,
+ * the ratio B/A with its interval, a verdict against a margin, Holm over
+ * the points, and the curve facts a human reads first (peak, cliff, ratio
+ * at the top, geometric mean).  Renderers for text, Markdown, JSON and
+ * JUnit XML write into a strbuf.  Pure: no store, no printing.
+ */
+#ifndef PGCLIFF_COMPARE_H
+#define PGCLIFF_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base.h"
+#include "stats.h"
+
+enum cmp_metric
+{
+	CMP_TPS,
+	CMP_LAT_AVG,
+	CMP_P50,
+	CMP_P90,
+	CMP_P95,
+	CMP_P99,
+	CMP_P999,
+	CMP_MAX
+};
+
+const char *cmp_metric_name(enum cmp_metric m);
+/* 0, or -1 when NAME is not a metric (names as `measure:` takes them). */
+int cmp_metric_parse(const char *name, enum cmp_metric *out);
+bool cmp_metric_higher_is_better(enum cmp_metric m);
+/* The default margin: 3 % for tps, 5 % for latencies. */
+double cmp_metric_default_margin(enum cmp_metric m);
+
+/* One measured value: a point of one repeat (block) of one run. */
+struct cmp_sample
+{
+	const char *workload;
+	int clients;
+	int64_t run_id;
+	int block;
+	double value; /* the metric */
+	double tps;   /* for the curve facts */
+};
+
+struct cmp_opts
+{
+	enum cmp_metric metric;
+	double margin; /* delta, e.g. 0.03 */
+	double conf;   /* e.g. 0.95 */
+	uint64_t seed; /* of the bootstraps */
+	bool paired;   /* pair samples by (run, block) */
+};
+
+enum cmp_verdict
+{
+	CMP_REGRESSION,
+	CMP_INCONCLUSIVE,
+	CMP_SAME,     /* no regression, no better than A either */
+	CMP_FASTER,   /* no regression, B better than A (interval past 1) */
+	CMP_IMPROVED, /* no regression, B better by more than the margin */
+	CMP_MISSING   /* a side has no sample at this point */
+};
+
+const char *cmp_verdict_name(enum cmp_verdict v);
+
+struct cmp_point
+{
+	const char *workload;
+	int clients;
+	int na, nb;
+	bool paired; /* the interval is from NA = NB pairs */
+	double median_a, median_b;
+	struct stats_ratio r; /* B/A, tested against the regression bound */
+	double p_regression;  /* Holm-adjusted */
+	double p_no_regression;
+	enum cmp_verdict verdict;
+	int more_repeats; /* INCONCLUSIVE: likely repeats to decide; -1 unknown */
+};
+
+/* Per workload and side: the shape of the tps curve. */
+struct cmp_side_curve
+{
+	double peak_tps;
+	int peak_clients;
+	int cliff_clients; /* first client count past the peak below 50 %; 0 */
+};
+
+struct cmp_curve
+{
+	const char *workload;
+	struct cmp_side_curve a, b;
+	int npoints;
+	int top_clients; /* highest client count both sides have */
+	const struct cmp_point *top;
+	double geo_ratio, geo_lo, geo_hi; /* geometric mean of the ratios */
+	bool geo_paired;
+};
+
+enum cmp_outcome
+{
+	CMP_OUTCOME_NO_REGRESSION = 0,
+	CMP_OUTCOME_REGRESSION = 1,
+	CMP_OUTCOME_INCONCLUSIVE = 2
+};
+
+struct cmp_result
+{
+	struct cmp_opts opts;
+	struct cmp_point *points; /* by workload, then clients */
+	int npoints;
+	struct cmp_curve *curves;
+	int ncurves;
+	int nregressions, ninconclusive, nmissing;
+	enum cmp_outcome outcome;
+};
+
+/*
+ * Compare samples A and B.  Points are the (workload, clients) pairs
+ * either side has; a point missing on one side is reported, not judged.
+ * Holm's correction runs over the judged points.
+ */
+void compare_samples(const struct cmp_sample *a, int na,
+					 const struct cmp_sample *b, int nb,
+					 const struct cmp_opts *opts, struct cmp_result *out);
+void compare_result_free(struct cmp_result *r);
+
+/* What the renderers say about each side (e.g. "run 12, variant base"). */
+struct cmp_labels
+{
+	const char *a;
+	const char *b;
+	const char *recipe; /* or NULL */
+};
+
+enum cmp_format
+{
+	CMP_FORMAT_TEXT,
+	CMP_FORMAT_MARKDOWN,
+	CMP_FORMAT_JSON,
+	CMP_FORMAT_JUNIT
+};
+
+int cmp_format_parse(const char *name, enum cmp_format *out);
+
+/* JSON documents carry this version (see report/FORMATS.md). */
+#define CMP_JSON_VERSION 1
+
+/* S with & < > " escaped for XML text and attributes. */
+void cmp_xml_escape(struct strbuf *out, const char *s);
+
+void compare_render(struct strbuf *out, const struct cmp_result *r,
+					const struct cmp_labels *labels, enum cmp_format format);
+
+#endif /* PGCLIFF_COMPARE_H */

@@ -1,0 +1,39 @@
+/*
+ * history.h - change points in a series of stored runs, E-divisive style
+ * (Matteson and James, 2014): the split that maximises the energy
+ * distance between the two sides, kept when a permutation test with a
+ * fixed seed says it is unlikely under no change and the medians of the
+ * two sides differ by at least a minimum magnitude; then the same on each
+ * side, recursively.  For triage: which run did a series move at.
+ */
+#ifndef PGCLIFF_HISTORY_H
+#define PGCLIFF_HISTORY_H
+
+#include <stdint.h>
+
+struct history_opts
+{
+	int min_segment;   /* values on each side of a change, >= 2 */
+	double min_change; /* |after/before - 1| of the medians, e.g. 0.05 */
+	double alpha;      /* significance of the permutation test, e.g. 0.05 */
+	int permutations;  /* e.g. 199 */
+	uint64_t seed;
+};
+
+struct history_change
+{
+	int index;     /* first value of the new segment */
+	double before; /* median of the segment before it */
+	double after;  /* median of the segment from it to the next change */
+	double p;      /* permutation p-value when it was found */
+};
+
+/*
+ * Change points of X[0..N-1] in order of index; at most MAX are written
+ * to OUT.  Returns how many were found.
+ */
+int history_change_points(const double *x, int n,
+						  const struct history_opts *opts,
+						  struct history_change *out, int max);
+
+#endif /* PGCLIFF_HISTORY_H */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Two GUC variants from the recipe and one from --variant, interleaved on
+# real managed servers: the stored order follows `recipe explain` for the
+# same seed (counterbalanced blocks, shuffled points), each variant's
+# settings are stored, and compare/gate/history read the run back: paired
+# by block, with a verdict per point.  Nothing left running.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$TMP/v.yaml" <<'YAML'
+recipe: it_variants
+duration: 1s
+repeat: 2
+workloads:
+  txid:
+    protocol: prepared
+    script: SELECT txid_current();
+sweep:
+  clients: [1, 2, 3]
+variants:
+  base:
+  delay:
+    server: {commit_delay: 10, commit_siblings: 0}
+YAML
+
+"$PGCLIFF" recipe explain "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/plan"
+check_eq "explain exit" $? 0
+"$PGCLIFF" run "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/out" 2>"$TMP/err"
+check_eq "exit code" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
+check_eq "points" "$(sql "SELECT count(*) FROM point WHERE run_id = $run")" 18
+check_eq "variants stored in order" "$(sql "SELECT group_concat(name) FROM (SELECT name FROM variant WHERE run_id = $run ORDER BY rowid)")" "base,delay,wm"
+
+# the stored order, block by block, as explain printed it
+want=$(awk '/^  block / { printf "%s %s", $2, $3; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }' "$TMP/plan")
+got=$(sql "SELECT repeat_idx + 1, variant, clients FROM point WHERE run_id = $run ORDER BY order_idx" |
+	awk -F'|' '{ k = $1 " " $2; if (k != last) { if (NR > 1) print line; line = k; last = k } line = line " " $3 } END { print line }')
+check_eq "order = explain's plan" "$got" "$want"
+check_eq "blocks counterbalanced" "$(sql "SELECT group_concat(variant) FROM (SELECT DISTINCT repeat_idx, variant FROM point WHERE run_id = $run ORDER BY min(order_idx) OVER (PARTITION BY repeat_idx, variant))")" "base,delay,wm,wm,delay,base"
+check_eq "plan and seed stored" "$(sql "SELECT plan LIKE '{\"version\": 1, \"seed\": 42, \"restart\": \"block\"%' FROM run WHERE id = $run")" 1
+check_eq "delay's settings" "$(sql "SELECT settings LIKE '%\"commit_delay\": \"10\"%' FROM variant WHERE run_id = $run AND name = 'delay'")" 1
+check_eq "wm's settings" "$(sql "SELECT settings LIKE '%\"work_mem\": \"8192\"%' FROM variant WHERE run_id = $run AND name = 'wm'")" 1
+check_eq "base has neither" "$(sql "SELECT settings LIKE '%commit_delay%' OR settings LIKE '%work_mem%' FROM variant WHERE run_id = $run AND name = 'base'")" 0
+check_eq "pg_config stored" "$(sql "SELECT count(*) FROM variant WHERE run_id = $run AND pg_config LIKE '%\"VERSION\": \"PostgreSQL %'")" 3
+grep -q "^ clients  *base  *delay  *wm  *delay/base  *wm/base$" "$TMP/out" || fail "no variant table"
+
+"$PGCLIFF" compare "$run:base" "$run:delay" >"$TMP/cmp"
+check_eq "compare exit" $? 0
+grep -q "paired by block, Holm over 3 points" "$TMP/cmp" || fail "compare: not paired over 3 points"
+check_eq "compare point lines" "$(grep -cE '^ +[123] +2 +2 .*(REGRESSION|SAME|FASTER|IMPROVED|INCONCLUSIVE)' "$TMP/cmp")" 3
+grep -q "^A (baseline):  run $run, variant base, 6 samples$" "$TMP/cmp" || fail "compare: label"
+"$PGCLIFF" gate "$run:base" "$run:delay" --format json >"$TMP/gate.json"
+rc=$?
+case $rc in 0|1|2) echo "ok: gate exit $rc" ;; *) fail "gate exit $rc" ;; esac
+grep -q "\"gate_exit_code\": $rc," "$TMP/gate.json" || fail "gate: JSON exit code differs"
+"$PGCLIFF" gate "$run:base" "$run:base" --format junit >"$TMP/aa.xml"
+check_eq "A/A gate exit (no regression)" $? 0
+check_eq "A/A junit failures" "$(grep -c '<failure' "$TMP/aa.xml")" 0
+"$PGCLIFF" compare "$run" 2>"$TMP/cmp_err"
+check_eq "compare RUN with 3 variants" $? 64
+grep -q "has 3 variants" "$TMP/cmp_err" || fail "compare RUN: no reason"
+"$PGCLIFF" history it_variants --variant delay >"$TMP/hist"
+check_eq "history exit" $? 0
+check_eq "history series" "$(grep -c '^variant delay, workload txid' "$TMP/hist")" 3
+finish

@@ -1,0 +1,328 @@
+/*
+ * test_compare.c - verdicts, curve facts and renderers of report/compare,
+ * the p-values of stats_ratio_test against its interval, and the change
+ * points of report/history on series with known breaks.
+ *
+ *   test_compare GOLDEN_DIR [--update]
+ */
+#include <stdlib.h>
+
+#include "compare.h"
+#include "golden.h"
+#include "history.h"
+#include "stats.h"
+#include "test.h"
+
+#define NBLOCKS 5
+
+/* Per-block noise factors: small for A and most of B, large for one. */
+static const double noise_a[NBLOCKS] = {1.00, 1.02, 0.98, 1.01, 0.99};
+static const double noise_b[NBLOCKS] = {0.99, 1.01, 1.00, 0.98, 1.02};
+static const double noise_wide[NBLOCKS] = {0.85, 1.15, 0.90, 1.10, 1.00};
+
+struct truth
+{
+	int clients;
+	double tps_a;
+	double ratio;
+	const double *noise;
+};
+
+/* seed 002's shape: 4 points, a regression, an improvement, noise, a cliff */
+static const struct truth sweep[] = {
+	{1, 1000, 1.00, noise_a},
+	{4, 3500, 0.85, noise_b},
+	{16, 5000, 1.10, noise_b},
+	{64, 2000, 0.96, noise_wide},
+};
+
+static int
+make_samples(struct cmp_sample *a, struct cmp_sample *b, int64_t run_a,
+			 int64_t run_b, int npoints)
+{
+	int n = 0;
+
+	for (int p = 0; p < npoints; p++)
+		for (int k = 0; k < NBLOCKS; k++)
+		{
+			a[n] = (struct cmp_sample){"emit",
+									   sweep[p].clients,
+									   run_a,
+									   k,
+									   sweep[p].tps_a * noise_a[k],
+									   0};
+			a[n].tps = a[n].value;
+			b[n] = (struct cmp_sample){"emit",
+									   sweep[p].clients,
+									   run_b,
+									   k,
+									   sweep[p].tps_a * sweep[p].ratio *
+										   sweep[p].noise[k],
+									   0};
+			b[n].tps = b[n].value;
+			n++;
+		}
+	return n;
+}
+
+static void
+test_verdicts(const char *golden_dir, bool update)
+{
+	struct cmp_sample a[64], b[64];
+	int n = make_samples(a, b, 7, 7, 4);
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true};
+	struct cmp_result r;
+	struct cmp_labels l = {"run 7, variant locks8", "run 7, variant locks64",
+						   "xloginsert_locks"};
+	struct strbuf sb = STRBUF_INIT;
+
+	compare_samples(a, n, b, n, &o, &r);
+	CHECK_INT(r.npoints, 4);
+	CHECK_INT(r.points[0].clients, 1);
+	CHECK_INT(r.points[0].verdict, CMP_SAME);
+	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
+	CHECK_INT(r.points[2].verdict, CMP_IMPROVED);
+	CHECK_INT(r.points[3].verdict, CMP_INCONCLUSIVE);
+	CHECK(r.points[3].more_repeats > 0 || r.points[3].more_repeats == -1);
+	CHECK(r.points[1].paired);
+	CHECK_INT(r.points[1].na, NBLOCKS);
+	CHECK_NEAR(r.points[1].r.ratio, 0.85 * 0.99987, 0.01);
+	/* the interval never narrower than the t interval */
+	for (int i = 0; i < r.npoints; i++)
+	{
+		CHECK(r.points[i].r.lo <= r.points[i].r.t_lo);
+		CHECK(r.points[i].r.hi >= r.points[i].r.t_hi);
+	}
+	CHECK_INT(r.nregressions, 1);
+	CHECK_INT(r.ninconclusive, 1);
+	CHECK_INT(r.outcome, CMP_OUTCOME_REGRESSION);
+	/* curve facts: peak at 16 on both sides, A falls off at 64 */
+	CHECK_INT(r.ncurves, 1);
+	CHECK_INT(r.curves[0].a.peak_clients, 16);
+	CHECK_INT(r.curves[0].b.peak_clients, 16);
+	CHECK_NEAR(r.curves[0].a.peak_tps, 5000, 0.001);
+	CHECK_INT(r.curves[0].a.cliff_clients, 64);
+	CHECK_INT(r.curves[0].b.cliff_clients, 64);
+	CHECK_INT(r.curves[0].top_clients, 64);
+	CHECK(r.curves[0].geo_paired);
+	CHECK(r.curves[0].geo_lo <= r.curves[0].geo_ratio &&
+		  r.curves[0].geo_ratio <= r.curves[0].geo_hi);
+	CHECK_NEAR(r.curves[0].geo_ratio, pow(1.00 * 0.85 * 1.10 * 0.96, 0.25),
+			   0.02);
+
+	compare_render(&sb, &r, &l, CMP_FORMAT_TEXT);
+	golden(golden_dir, "compare.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_MARKDOWN);
+	golden(golden_dir, "compare.md", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_JSON);
+	golden(golden_dir, "compare.json", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_JUNIT);
+	golden(golden_dir, "compare.junit.xml", sb.buf, update);
+	strbuf_release(&sb);
+	compare_result_free(&r);
+
+	/* the same data from different runs: unpaired, same verdicts here */
+	make_samples(a, b, 7, 8, 4);
+	compare_samples(a, n, b, n,
+					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false}, &r);
+	CHECK(!r.points[1].paired);
+	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
+	CHECK(!r.curves[0].geo_paired);
+	compare_result_free(&r);
+
+	/* a point only one side has is reported, not judged */
+	n = make_samples(a, b, 7, 7, 4);
+	compare_samples(a, n, b, n - NBLOCKS, &o, &r);
+	CHECK_INT(r.points[3].verdict, CMP_MISSING);
+	CHECK_INT(r.nmissing, 1);
+	CHECK_INT(r.curves[0].top_clients, 16);
+	compare_result_free(&r);
+
+	/* A against itself: no regression anywhere, ratio exactly 1 */
+	compare_samples(a, n, a, n, &o, &r);
+	for (int i = 0; i < r.npoints; i++)
+	{
+		CHECK_INT(r.points[i].verdict, CMP_SAME);
+		CHECK_NEAR(r.points[i].r.ratio, 1, 1e-12);
+	}
+	CHECK_INT(r.outcome, CMP_OUTCOME_NO_REGRESSION);
+	compare_result_free(&r);
+}
+
+/* Latencies: lower is better, so B 20 % higher is the regression. */
+static void
+test_latency(void)
+{
+	struct cmp_sample a[NBLOCKS], b[NBLOCKS];
+	struct cmp_result r;
+	struct cmp_opts o = {CMP_P99, cmp_metric_default_margin(CMP_P99), 0.95, 1,
+						 true};
+
+	for (int k = 0; k < NBLOCKS; k++)
+	{
+		a[k] = (struct cmp_sample){"w", 8, 1, k, 2.0 * noise_a[k], 1000};
+		b[k] = (struct cmp_sample){"w", 8, 1, k, 2.4 * noise_b[k], 900};
+	}
+	CHECK(!cmp_metric_higher_is_better(CMP_P99));
+	CHECK_NEAR(o.margin, 0.05, 0);
+	compare_samples(a, NBLOCKS, b, NBLOCKS, &o, &r);
+	CHECK_INT(r.points[0].verdict, CMP_REGRESSION);
+	compare_result_free(&r);
+	/* and 20 % lower is an improvement */
+	compare_samples(b, NBLOCKS, a, NBLOCKS, &o, &r);
+	CHECK_INT(r.points[0].verdict, CMP_IMPROVED);
+	compare_result_free(&r);
+}
+
+/*
+ * Holm: one point alone whose p-value is just under alpha/2 is a
+ * regression; next to points with no evidence it is not (its adjusted
+ * p-value is m times larger).
+ */
+static void
+test_holm(void)
+{
+	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
+	struct cmp_result r;
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true};
+	/* a drop to 0.925 with ~3 % noise: decided alone, not among 4 */
+	const double nb[NBLOCKS] = {0.96, 1.03, 0.99, 1.02, 0.97};
+	double p_alone;
+
+	for (int k = 0; k < NBLOCKS; k++)
+	{
+		a[k] = (struct cmp_sample){"w", 1, 1, k, 100, 100};
+		b[k] = (struct cmp_sample){"w", 1, 1, k, 92.5 * nb[k], 92.5};
+	}
+	compare_samples(a, NBLOCKS, b, NBLOCKS, &o, &r);
+	CHECK_INT(r.points[0].verdict, CMP_REGRESSION);
+	p_alone = r.points[0].p_regression;
+	compare_result_free(&r);
+	for (int c = 1; c < 4; c++)
+		for (int k = 0; k < NBLOCKS; k++)
+		{
+			a[c * NBLOCKS + k] =
+				(struct cmp_sample){"w", 1 << c, 1, k, 100 * nb[k], 100};
+			b[c * NBLOCKS + k] =
+				(struct cmp_sample){"w", 1 << c, 1, k, 100 * nb[4 - k], 100};
+		}
+	compare_samples(a, 4 * NBLOCKS, b, 4 * NBLOCKS, &o, &r);
+	CHECK_NEAR(r.points[0].p_regression, 4 * p_alone, 1e-9);
+	CHECK_INT(r.points[0].verdict, CMP_INCONCLUSIVE);
+	compare_result_free(&r);
+}
+
+/* p < alpha/2 exactly when the interval is wholly on that side of theta */
+static void
+test_pvalues_agree_with_interval(void)
+{
+	const double base[6] = {100, 104, 97, 101, 99, 103};
+	const double wiggle[6] = {1.03, 0.98, 1.01, 0.97, 1.02, 0.99};
+
+	for (double ratio = 0.80; ratio < 1.2; ratio += 0.01)
+		for (int paired = 0; paired < 2; paired++)
+		{
+			double b[6];
+			struct stats_ratio r;
+
+			for (int i = 0; i < 6; i++)
+				b[i] = base[i] * ratio * wiggle[i];
+			stats_ratio_test(base, 6, b, 6, paired, 0.95, 42, 0.97, &r);
+			CHECK((r.p_below < 0.025) == (r.hi < 0.97));
+			CHECK((r.p_above < 0.025) == (r.lo > 0.97));
+			CHECK(r.p_below + r.p_above >= 1 - 1e-9);
+		}
+}
+
+static void
+test_repeats_to_decide(void)
+{
+	struct stats_ratio r;
+	const double a[3] = {100, 110, 90};
+	const double b[3] = {92, 99, 84};
+	int more;
+
+	stats_ratio_test(a, 3, b, 3, true, 0.95, 1, 0.97, &r);
+	more = stats_repeats_to_decide(&r, 0.95, 1, 100);
+	CHECK(more >= 1 && more <= 100);
+	/* after that many more repeats, with the same spread, it is decided */
+	CHECK(stats_t_quantile(0.975, r.n + more - 1) * r.se_log * sqrt(r.n) /
+			  sqrt(r.n + more) <
+		  fabs(r.est_log - log(0.97)));
+	/* one pair: cannot be said */
+	stats_ratio_test(a, 1, b, 1, true, 0.95, 1, 0.97, &r);
+	CHECK_INT(stats_repeats_to_decide(&r, 0.95, 1, 100), -1);
+}
+
+static void
+test_history(void)
+{
+	struct history_opts o = {3, 0.05, 0.05, 199, 5432};
+	struct history_change ch[8];
+	double x[30];
+	/* a fixed +-1 % wiggle that is not a change */
+	const double w[10] = {1.006, 0.993, 1.010, 0.998, 0.989,
+						  1.004, 0.996, 1.008, 0.991, 1.002};
+	int n;
+
+	/* one break: 100 -> 90 at index 10 */
+	for (int i = 0; i < 20; i++)
+		x[i] = (i < 10 ? 100 : 90) * w[i % 10];
+	n = history_change_points(x, 20, &o, ch, 8);
+	CHECK_INT(n, 1);
+	CHECK_INT(ch[0].index, 10);
+	CHECK_NEAR(ch[0].before, 100, 0.01);
+	CHECK_NEAR(ch[0].after, 90, 0.01);
+	CHECK(ch[0].p <= 0.05);
+
+	/* two breaks: 100 -> 90 at 8, 90 -> 110 at 16 */
+	for (int i = 0; i < 24; i++)
+		x[i] = (i < 8 ? 100 : i < 16 ? 90 : 110) * w[(i * 3) % 10];
+	n = history_change_points(x, 24, &o, ch, 8);
+	CHECK_INT(n, 2);
+	CHECK_INT(ch[0].index, 8);
+	CHECK_INT(ch[1].index, 16);
+	CHECK_NEAR(ch[1].after, 110, 0.02);
+
+	/* noise only: nothing */
+	for (int i = 0; i < 30; i++)
+		x[i] = 100 * w[(i * 7) % 10];
+	CHECK_INT(history_change_points(x, 30, &o, ch, 8), 0);
+
+	/* a real but small step is below the minimum magnitude */
+	for (int i = 0; i < 20; i++)
+		x[i] = (i < 10 ? 100 : 97) * (1 + (w[i % 10] - 1) / 10);
+	CHECK_INT(history_change_points(x, 20, &o, ch, 8), 0);
+	o.min_change = 0.02;
+	CHECK_INT(history_change_points(x, 20, &o, ch, 8), 1);
+
+	/* a step at the edge, shorter than the minimum segment: not reported */
+	o.min_change = 0.05;
+	for (int i = 0; i < 12; i++)
+		x[i] = (i < 10 ? 100 : 50) * w[i % 10];
+	CHECK_INT(history_change_points(x, 12, &o, ch, 8), 0);
+	/* too short a series */
+	CHECK_INT(history_change_points(x, 5, &o, ch, 8), 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	bool update = argc > 2 && strcmp(argv[2], "--update") == 0;
+
+	if (argc < 2)
+	{
+		fprintf(stderr, "usage: test_compare GOLDEN_DIR [--update]\n");
+		return 2;
+	}
+	test_verdicts(argv[1], update);
+	test_latency();
+	test_holm();
+	test_pvalues_agree_with_interval();
+	test_repeats_to_decide();
+	test_history();
+	TEST_MAIN_END("test_compare");
+}
