@@ -53,18 +53,6 @@ const struct cmd cmd_history = {
 #define HISTORY_SEED 5432
 #define MAX_CHANGES  64
 
-struct series
-{
-	const char *variant;
-	const char *workload;
-	int clients;
-	int64_t *runs;
-	double *values;
-	int n;
-	struct history_change changes[MAX_CHANGES];
-	int nchanges;
-};
-
 struct run_info
 {
 	int64_t id;
@@ -81,18 +69,18 @@ started_of(const struct run_info *ri, int nri, int64_t id)
 }
 
 /* Group the points into series: one value per run (median of repeats). */
-static struct series *
+static struct history_series *
 build_series(const struct store_point_row *rows, int nrows, enum cmp_metric m,
 			 const char *workload, const int *points, int npoints, int *nout)
 {
-	struct series *ss = NULL;
+	struct history_series *ss = NULL;
 	int ns = 0;
 	double *scratch = xmalloc((size_t) (nrows + 1) * sizeof(double));
 
 	for (int i = 0; i < nrows; i++)
 	{
 		const struct store_point_row *p = &rows[i];
-		struct series *s = NULL;
+		struct history_series *s = NULL;
 		bool want = npoints == 0;
 		int k = 0;
 
@@ -140,7 +128,7 @@ build_series(const struct store_point_row *rows, int nrows, enum cmp_metric m,
 static int
 cmp_series(const void *a, const void *b)
 {
-	const struct series *x = a, *y = b;
+	const struct history_series *x = a, *y = b;
 	int c = strcmp(x->variant, y->variant);
 
 	if (c == 0)
@@ -148,143 +136,6 @@ cmp_series(const void *a, const void *b)
 	if (c == 0)
 		c = (x->clients > y->clients) - (x->clients < y->clients);
 	return c;
-}
-
-static void
-print_change(struct strbuf *out, const struct series *s,
-			 const struct history_change *c, const struct run_info *ri,
-			 int nri, const char *prefix)
-{
-	strbuf_addf(out,
-				"%s%s/%s at %d clients: from run %" PRId64
-				" (%s): %.6g -> %.6g (%+.1f %%), p = %.3f\n",
-				prefix, s->variant, s->workload, s->clients, s->runs[c->index],
-				started_of(ri, nri, s->runs[c->index]), c->before, c->after,
-				100 * (c->after / c->before - 1), c->p);
-}
-
-static void
-render(struct strbuf *out, enum cmp_format f, const char *recipe,
-	   enum cmp_metric m, const struct history_opts *ho,
-	   const struct series *ss, int ns, const struct run_info *ri, int nri)
-{
-	int total = 0;
-
-	for (int i = 0; i < ns; i++)
-		total += ss[i].nchanges;
-	if (f == CMP_FORMAT_JSON)
-	{
-		strbuf_addstr(out, "{\n  \"pgcliff_history\": 1,\n  \"recipe\": ");
-		strbuf_add_json_str(out, recipe);
-		strbuf_addf(out,
-					",\n  \"metric\": \"%s\",\n  \"min_change\": %.4f,\n"
-					"  \"min_segment\": %d,\n  \"alpha\": %.3f,\n"
-					"  \"permutations\": %d,\n  \"series\": [",
-					cmp_metric_name(m), ho->min_change, ho->min_segment,
-					ho->alpha, ho->permutations);
-		for (int i = 0; i < ns; i++)
-		{
-			const struct series *s = &ss[i];
-
-			strbuf_addf(out, "%s\n    {\"variant\": ", i ? "," : "");
-			strbuf_add_json_str(out, s->variant);
-			strbuf_addstr(out, ", \"workload\": ");
-			strbuf_add_json_str(out, s->workload);
-			strbuf_addf(out, ", \"clients\": %d,\n     \"values\": [",
-						s->clients);
-			for (int j = 0; j < s->n; j++)
-				strbuf_addf(out, "%s{\"run\": %" PRId64 ", \"value\": %.6g}",
-							j ? ", " : "", s->runs[j], s->values[j]);
-			strbuf_addstr(out, "],\n     \"changes\": [");
-			for (int j = 0; j < s->nchanges; j++)
-				strbuf_addf(out,
-							"%s{\"run\": %" PRId64 ", \"before\": %.6g, "
-							"\"after\": %.6g, \"p\": %.4f}",
-							j ? ", " : "", s->runs[s->changes[j].index],
-							s->changes[j].before, s->changes[j].after,
-							s->changes[j].p);
-			strbuf_addstr(out, "]}");
-		}
-		strbuf_addstr(out, "]\n}\n");
-		return;
-	}
-	if (f == CMP_FORMAT_JUNIT)
-	{
-		strbuf_addf(out,
-					"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-					"<testsuites name=\"pgcliff history\" tests=\"%d\" "
-					"failures=\"%d\">\n  <testsuite name=\"%s\" tests=\"%d\" "
-					"failures=\"%d\">\n",
-					ns, total, recipe, ns, total);
-		for (int i = 0; i < ns; i++)
-		{
-			strbuf_addf(out,
-						"    <testcase classname=\"%s.%s.%s\" name=\"%s at %d "
-						"clients\">\n",
-						recipe, ss[i].variant, ss[i].workload,
-						cmp_metric_name(m), ss[i].clients);
-			for (int j = 0; j < ss[i].nchanges; j++)
-			{
-				struct strbuf msg = STRBUF_INIT;
-
-				print_change(&msg, &ss[i], &ss[i].changes[j], ri, nri, "");
-				msg.buf[strcspn(msg.buf, "\n")] = '\0';
-				strbuf_addstr(out, "      <failure type=\"change-point\" "
-								   "message=\"");
-				cmp_xml_escape(out, msg.buf);
-				strbuf_addstr(out, "\"/>\n");
-				strbuf_release(&msg);
-			}
-			strbuf_addstr(out, "    </testcase>\n");
-		}
-		strbuf_addstr(out, "  </testsuite>\n</testsuites>\n");
-		return;
-	}
-	strbuf_addf(out, "%spgcliff history: recipe %s, metric %s, %d series\n",
-				f == CMP_FORMAT_MARKDOWN ? "### " : "", recipe,
-				cmp_metric_name(m), ns);
-	for (int i = 0; i < ns; i++)
-	{
-		const struct series *s = &ss[i];
-
-		strbuf_addf(out, "\n%svariant %s, workload %s, %d clients\n\n",
-					f == CMP_FORMAT_MARKDOWN ? "#### " : "", s->variant,
-					s->workload, s->clients);
-		if (f == CMP_FORMAT_MARKDOWN)
-			strbuf_addstr(out,
-						  "| run | started | value | |\n|--:|:--|--:|:--|\n");
-		else
-			strbuf_addf(out, "%8s  %-20s %12s\n", "run", "started",
-						cmp_metric_name(m));
-		for (int j = 0; j < s->n; j++)
-		{
-			const char *mark = "";
-
-			for (int k = 0; k < s->nchanges; k++)
-				if (s->changes[k].index == j)
-					mark = "<- change";
-			if (f == CMP_FORMAT_MARKDOWN)
-				strbuf_addf(out, "| %" PRId64 " | %s | %.6g | %s |\n",
-							s->runs[j], started_of(ri, nri, s->runs[j]),
-							s->values[j], mark);
-			else
-				strbuf_addf(out, "%8" PRId64 "  %-20s %12.6g  %s\n",
-							s->runs[j], started_of(ri, nri, s->runs[j]),
-							s->values[j], mark);
-		}
-	}
-	strbuf_addf(out,
-				"\n%schange points (E-divisive, p < %.2f over %d "
-				"permutations, at least %.1f %% and %d runs a side): %d\n",
-				f == CMP_FORMAT_MARKDOWN ? "**" : "", ho->alpha,
-				ho->permutations, 100 * ho->min_change, ho->min_segment,
-				total);
-	if (f == CMP_FORMAT_MARKDOWN && total == 0)
-		strbuf_addstr(out, "\n");
-	for (int i = 0; i < ns; i++)
-		for (int j = 0; j < ss[i].nchanges; j++)
-			print_change(out, &ss[i], &ss[i].changes[j], ri, nri,
-						 f == CMP_FORMAT_MARKDOWN ? "- " : "  ");
 }
 
 static int
@@ -311,7 +162,7 @@ history_fn(int argc, char **argv)
 	int nri = 0;
 	struct store *st = NULL;
 	struct store_point_row *rows = NULL;
-	struct series *ss = NULL;
+	struct history_series *ss = NULL;
 	struct run_info *ri = NULL;
 	struct pgc_error err;
 	char path[1024], *end;
@@ -424,9 +275,14 @@ history_fn(int argc, char **argv)
 	ss = build_series(rows, nrows, metric, workload, points, npoints, &ns);
 	qsort(ss, (size_t) ns, sizeof(*ss), cmp_series);
 	for (int i = 0; i < ns; i++)
-		ss[i].nchanges = history_change_points(ss[i].values, ss[i].n, &ho,
-											   ss[i].changes, MAX_CHANGES);
-	render(&out, format, sel.recipe, metric, &ho, ss, ns, ri, nri);
+	{
+		ss[i].started = xmalloc((size_t) ss[i].n * sizeof(char *) + 1);
+		for (int j = 0; j < ss[i].n; j++)
+			ss[i].started[j] = started_of(ri, nri, ss[i].runs[j]);
+		ss[i].nchanges = history_change_points(
+			ss[i].values, ss[i].n, &ho, ss[i].changes, HISTORY_MAX_CHANGES);
+	}
+	history_render(&out, format, sel.recipe, metric, &ho, ss, ns);
 	fputs(out.buf, stdout);
 	goto done;
 
@@ -439,6 +295,7 @@ done:
 	{
 		free(ss[i].runs);
 		free(ss[i].values);
+		free(ss[i].started);
 	}
 	free(ss);
 	free(ri);

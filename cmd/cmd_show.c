@@ -29,18 +29,19 @@ const struct cmd cmd_show = {
 static void
 print_points(const struct store_point_row *p, int n)
 {
-	printf("\n%5s %-12s %7s %5s %4s %12s %10s %8s %9s %9s %9s %9s %9s %8s "
-		   "%8s\n",
-		   "order", "workload", "clients", "jobs", "rep", "transactions",
-		   "tps", "failed", "avg ms", "p50 ms", "p90 ms", "p99 ms", "max ms",
-		   "conn ms", "prep ms");
+	printf("\n%5s %-12s %-12s %7s %5s %4s %12s %10s %8s %9s %9s %9s %9s %9s "
+		   "%8s %8s\n",
+		   "order", "variant", "workload", "clients", "jobs", "rep",
+		   "transactions", "tps", "failed", "avg ms", "p50 ms", "p90 ms",
+		   "p99 ms", "max ms", "conn ms", "prep ms");
 	for (int i = 0; i < n; i++)
-		printf("%5d %-12s %7d %5d %4d %12" PRIu64 " %10.1f %8" PRIu64
+		printf("%5d %-12s %-12s %7d %5d %4d %12" PRIu64 " %10.1f %8" PRIu64
 			   " %9.3f %9.3f %9.3f %9.3f %9.3f %8.1f %8.1f%s%s\n",
-			   p[i].order_idx, p[i].workload, p[i].clients, p[i].jobs,
-			   p[i].repeat_idx + 1, p[i].transactions, p[i].tps, p[i].failures,
-			   p[i].lat_avg_ms, p[i].lat_p50_ms, p[i].lat_p90_ms,
-			   p[i].lat_p99_ms, p[i].lat_max_ms, p[i].conn_ms, p[i].prepare_ms,
+			   p[i].order_idx, p[i].variant, p[i].workload, p[i].clients,
+			   p[i].jobs, p[i].repeat_idx + 1, p[i].transactions, p[i].tps,
+			   p[i].failures, p[i].lat_avg_ms, p[i].lat_p50_ms,
+			   p[i].lat_p90_ms, p[i].lat_p99_ms, p[i].lat_max_ms, p[i].conn_ms,
+			   p[i].prepare_ms,
 			   strcmp(p[i].failures_by_class, "{}") ? "  failures " : "",
 			   strcmp(p[i].failures_by_class, "{}") ? p[i].failures_by_class
 													: "");
@@ -132,7 +133,17 @@ show_fn(int argc, char **argv)
 				   vars[i].gucs ? vars[i].gucs : "{}");
 			printf("  non-default settings: %s\n",
 				   vars[i].settings ? vars[i].settings : "{}");
+			if (vars[i].pg_config)
+				printf("  pg_config:            %s\n", vars[i].pg_config);
 		}
+	if (nv > 1)
+		printf(
+			"plan:     %d variants in counterbalanced blocks (AB, BA, ...), "
+			"points shuffled with seed %" PRId64 "%s\n",
+			nv, run.seed,
+			run.plan && strstr(run.plan, "\"restart\": \"block\"")
+				? ", each server restarted per block"
+				: "");
 	store_variants_free(vars, nv);
 	if (store_get_points(st, id, &points, &np, &err) < 0)
 		rc = cmd_exit_code(&err);

@@ -11,6 +11,9 @@
 
 #include <stdint.h>
 
+#include "base.h"
+#include "compare.h"
+
 struct history_opts
 {
 	int min_segment;   /* values on each side of a change, >= 2 */
@@ -35,5 +38,29 @@ struct history_change
 int history_change_points(const double *x, int n,
 						  const struct history_opts *opts,
 						  struct history_change *out, int max);
+
+/* ------------------------------------------------------------ render */
+
+#define HISTORY_MAX_CHANGES 64
+
+/* One series: a variant's workload at a client count, one value per run. */
+struct history_series
+{
+	const char *variant;
+	const char *workload;
+	int clients;
+	int64_t *runs;
+	const char **started; /* when each run started, "YYYY-MM-DD HH:MM:SS" */
+	double *values;
+	int n;
+	struct history_change changes[HISTORY_MAX_CHANGES];
+	int nchanges;
+};
+
+/* FORMAT: text, Markdown, JSON (version 1) or JUnit XML. */
+void history_render(struct strbuf *out, enum cmp_format format,
+					const char *recipe, enum cmp_metric metric,
+					const struct history_opts *opts,
+					const struct history_series *series, int nseries);
 
 #endif /* PGCLIFF_HISTORY_H */

@@ -308,6 +308,51 @@ test_history(void)
 	CHECK_INT(history_change_points(x, 5, &o, ch, 8), 0);
 }
 
+/* The history renderers on two fixed series, one with a change. */
+static void
+test_history_render(const char *golden_dir, bool update)
+{
+	struct history_opts o = {3, 0.05, 0.05, 199, 5432};
+	int64_t runs[8] = {3, 4, 5, 6, 9, 10, 11, 12};
+	const char *started[8] = {"2026-11-01 10:00:00", "2026-11-02 10:00:00",
+							  "2026-11-03 10:00:00", "2026-11-04 10:00:00",
+							  "2026-11-05 10:00:00", "2026-11-06 10:00:00",
+							  "2026-11-07 10:00:00", "2026-11-08 10:00:00"};
+	double flat[8] = {20100, 19900, 20050, 19950, 20020, 19980, 20010, 19990};
+	double step[8] = {28000, 28200, 27900, 28100, 25100, 25300, 24900, 25200};
+	struct history_series ss[2];
+	struct strbuf sb = STRBUF_INIT;
+	static const enum cmp_format formats[] = {
+		CMP_FORMAT_TEXT, CMP_FORMAT_MARKDOWN, CMP_FORMAT_JSON,
+		CMP_FORMAT_JUNIT};
+	static const char *const names[] = {"history.txt", "history.md",
+										"history.json", "history.junit.xml"};
+
+	memset(ss, 0, sizeof(ss));
+	for (int i = 0; i < 2; i++)
+	{
+		ss[i].variant = "default";
+		ss[i].workload = "txid";
+		ss[i].clients = i ? 16 : 1;
+		ss[i].runs = runs;
+		ss[i].started = started;
+		ss[i].values = i ? step : flat;
+		ss[i].n = 8;
+		ss[i].nchanges = history_change_points(
+			ss[i].values, 8, &o, ss[i].changes, HISTORY_MAX_CHANGES);
+	}
+	CHECK_INT(ss[0].nchanges, 0);
+	CHECK_INT(ss[1].nchanges, 1);
+	CHECK_INT(ss[1].changes[0].index, 4);
+	for (int f = 0; f < 4; f++)
+	{
+		strbuf_reset(&sb);
+		history_render(&sb, formats[f], "txid_current", CMP_TPS, &o, ss, 2);
+		golden(golden_dir, names[f], sb.buf, update);
+	}
+	strbuf_release(&sb);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,5 +369,6 @@ main(int argc, char **argv)
 	test_pvalues_agree_with_interval();
 	test_repeats_to_decide();
 	test_history();
+	test_history_render(argv[1], update);
 	TEST_MAIN_END("test_compare");
 }
