@@ -376,11 +376,76 @@ load_side(struct store *st, struct side *sd, struct pgc_error *err)
 	return 0;
 }
 
-static void
-build_samples(struct side *sd, const struct compare_opts *o,
-			  const char *workload)
+/*
+ * The windows of one stored point: a tps sample per window, and for
+ * "during" the recovery time after it (against "before").
+ */
+static int
+add_window_samples(struct store *st, struct side *sd,
+				   const struct store_point_row *p, const struct recipe *r,
+				   struct pgc_error *err)
 {
-	sd->samples = xcalloc((size_t) sd->nrows + 1, sizeof(*sd->samples));
+	struct store_series_row *rows = NULL;
+	int n = 0;
+	double *tps, before = NAN;
+	const struct recipe_window *during = NULL;
+
+	if (store_get_series(st, p->id, &rows, &n, err) < 0)
+	{
+		free(rows);
+		return -1;
+	}
+	tps = xcalloc((size_t) n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		if (rows[i].second >= 0 && rows[i].second < n)
+			tps[rows[i].second] = (double) rows[i].transactions;
+	for (int w = 0; w < r->nwindows; w++)
+	{
+		const struct recipe_window *rw = &r->windows[w];
+		struct cmp_sample *s;
+		double sum = 0;
+
+		if (rw->end_s > n)
+			continue; /* a shorter run (-T): this window was not measured */
+		for (int k = rw->start_s; k < rw->end_s; k++)
+			sum += tps[k];
+		if (strcmp(rw->name, "before") == 0)
+			before = sum / (rw->end_s - rw->start_s);
+		if (strcmp(rw->name, "during") == 0)
+			during = rw;
+		if (!(sum > 0))
+			continue;
+		s = &sd->samples[sd->nsamples++];
+		memset(s, 0, sizeof(*s));
+		s->workload = p->workload;
+		s->clients = p->clients;
+		s->run_id = p->run_id;
+		s->block = p->repeat_idx;
+		s->value = s->tps = sum / (rw->end_s - rw->start_s);
+		s->window = rw->name;
+		s->window_order = w;
+		s->recovery_s = NAN;
+	}
+	/* the recovery, on the "during" sample just added */
+	if (during && !isnan(before))
+		for (int i = sd->nsamples - 1; i >= 0 && sd->samples[i].window; i--)
+			if (sd->samples[i].window == during->name)
+				sd->samples[i].recovery_s =
+					cmp_recovery_seconds(tps, n, during->end_s, before);
+	free(tps);
+	free(rows);
+	return 0;
+}
+
+static int
+build_samples(struct store *st, struct side *sd, const struct compare_opts *o,
+			  const char *workload, const struct recipe *r,
+			  struct pgc_error *err)
+{
+	int nwin = r && o->metric == CMP_TPS ? r->nwindows : 0;
+
+	sd->samples = xcalloc((size_t) sd->nrows * (size_t) (nwin + 1) + 1,
+						  sizeof(*sd->samples));
 	for (int i = 0; i < sd->nrows; i++)
 	{
 		const struct store_point_row *p = &sd->rows[i];
@@ -410,8 +475,12 @@ build_samples(struct side *sd, const struct compare_opts *o,
 		s->block = p->repeat_idx;
 		s->value = v;
 		s->tps = p->tps;
+		s->recovery_s = NAN;
 		add_run(sd, p->run_id);
+		if (nwin && add_window_samples(st, sd, p, r, err) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 static void
@@ -483,31 +552,22 @@ split_run(struct store *st, const struct compare_opts *o, struct side *a,
 }
 
 /*
- * The recipe's measure: (workload and metric), from the stored recipe of
- * the run; false when it cannot be read back (e.g. a file: script gone).
+ * The recipe a run was made from, read back from the store: its measure:
+ * and windows: apply.  NULL when it cannot be (e.g. a file: script gone).
  */
-static bool
-recipe_measure(struct store *st, int64_t run_id, char *workload, size_t wsize,
-			   enum cmp_metric *metric, char *recipe_name, size_t rsize)
+static struct recipe *
+stored_recipe(struct store *st, int64_t run_id)
 {
 	char *text = NULL;
 	struct pgc_error err;
 	struct recipe *r;
-	bool ok = false;
 
 	error_clear(&err);
 	if (store_get_recipe_text(st, run_id, &text, &err) < 0 || text == NULL)
-		return false;
+		return NULL;
 	r = recipe_load_text("(stored recipe)", text, &err);
-	if (r && cmp_metric_parse(r->measure_metric, metric) == 0)
-	{
-		snprintf(workload, wsize, "%s", r->measure_workload);
-		snprintf(recipe_name, rsize, "%s", r->name);
-		ok = true;
-	}
-	recipe_free(r);
 	free(text);
-	return ok;
+	return r;
 }
 
 static int
@@ -518,7 +578,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	struct store *st = NULL;
 	struct pgc_error err;
 	char path[1024];
-	char measure_wl[256] = "", recipe_name[256] = "";
+	struct recipe *recipe = NULL;
 	enum cmp_metric measure_metric = CMP_TPS;
 	bool have_measure = false;
 	struct cmp_result res;
@@ -561,15 +621,16 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	if (load_side(st, &a, &err) < 0 || load_side(st, &b, &err) < 0)
 		goto fail;
 
-	have_measure =
-		recipe_measure(st, b.rows[0].run_id, measure_wl, sizeof(measure_wl),
-					   &measure_metric, recipe_name, sizeof(recipe_name));
+	recipe = stored_recipe(st, b.rows[0].run_id);
+	have_measure = recipe && cmp_metric_parse(recipe->measure_metric,
+											  &measure_metric) == 0;
 	if (!o.metric_set)
 		o.metric = have_measure ? measure_metric : CMP_TPS;
 	if (o.workload == NULL && have_measure)
-		o.workload = measure_wl;
-	build_samples(&a, &o, o.workload);
-	build_samples(&b, &o, o.workload);
+		o.workload = recipe->measure_workload;
+	if (build_samples(st, &a, &o, o.workload, recipe, &err) < 0 ||
+		build_samples(st, &b, &o, o.workload, recipe, &err) < 0)
+		goto fail;
 	if (a.nsamples == 0 || b.nsamples == 0)
 	{
 		error_set(&err, PGC_ERR_USAGE, "no %s samples left on side %s%s%s",
@@ -599,7 +660,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	compare_samples(a.samples, a.nsamples, b.samples, b.nsamples, &co, &res);
 	labels.a = a.label;
 	labels.b = b.label;
-	labels.recipe = recipe_name[0] ? recipe_name : NULL;
+	labels.recipe = recipe ? recipe->name : NULL;
 	compare_render(&out, &res, &labels, o.format);
 	fputs(out.buf, stdout);
 	fflush(stdout);
@@ -622,6 +683,7 @@ done:
 		free(sd->copy);
 	}
 	free(o.points);
+	recipe_free(recipe);
 	store_close(st);
 	return rc;
 }

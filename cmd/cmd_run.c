@@ -1177,6 +1177,16 @@ run_fn(int argc, char **argv)
 	rs.recipe = recipe_load(rs.o.recipe_path, &err);
 	if (rs.recipe == NULL)
 		goto out;
+	for (int i = 0; i < rs.recipe->nwindows; i++)
+		if (rs.o.duration_us &&
+			(int64_t) rs.recipe->windows[i].end_s * 1000000 > rs.o.duration_us)
+		{
+			error_set(&err, PGC_ERR_USAGE,
+					  "window '%s' of the recipe ends at %d s, past -T %g s",
+					  rs.recipe->windows[i].name, rs.recipe->windows[i].end_s,
+					  (double) rs.o.duration_us / 1e6);
+			goto out;
+		}
 	rs.nvars =
 		variants_resolve(rs.recipe, rs.o.variant_args, rs.o.nvariant_args,
 						 rs.o.bindir, rs.o.target, &rs.vars, &err);

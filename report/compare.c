@@ -79,8 +79,19 @@ cmp_verdict_name(enum cmp_verdict v)
 struct key
 {
 	const char *workload;
+	const char *window;
 	int clients;
+	int window_order;
 };
+
+/* NULL (the whole point) first, then windows by name. */
+static int
+cmp_window(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
 
 static int
 cmp_key(const void *x, const void *y)
@@ -88,6 +99,12 @@ cmp_key(const void *x, const void *y)
 	const struct key *a = x, *b = y;
 	int c = strcmp(a->workload, b->workload);
 
+	/* the whole point, then its windows in the recipe's order */
+	if (c == 0 && a->window && b->window)
+		c = (a->window_order > b->window_order) -
+			(a->window_order < b->window_order);
+	if (c == 0)
+		c = cmp_window(a->window, b->window);
 	if (c)
 		return c;
 	return (a->clients > b->clients) - (a->clients < b->clients);
@@ -96,7 +113,8 @@ cmp_key(const void *x, const void *y)
 static bool
 at_key(const struct cmp_sample *s, const struct key *k)
 {
-	return s->clients == k->clients && strcmp(s->workload, k->workload) == 0;
+	return s->clients == k->clients && strcmp(s->workload, k->workload) == 0 &&
+		   cmp_window(s->window, k->window) == 0;
 }
 
 /* The distinct (workload, clients) of both sides, sorted. */
@@ -110,7 +128,7 @@ collect_keys(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	for (int i = 0; i < na + nb; i++)
 	{
 		const struct cmp_sample *s = i < na ? &a[i] : &b[i - na];
-		struct key k = {s->workload, s->clients};
+		struct key k = {s->workload, s->window, s->clients, s->window_order};
 		bool seen = false;
 
 		for (int j = 0; j < n && !seen; j++)
@@ -183,6 +201,8 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 
 	memset(p, 0, sizeof(*p));
 	p->workload = k->workload;
+	p->window = k->window;
+	p->window_order = k->window_order;
 	p->clients = k->clients;
 	p->more_repeats = -1;
 	p->na = gather(a, na, b, nb, k, false, va);
@@ -290,7 +310,7 @@ side_curve(const struct cmp_sample *s, int ns, const char *workload,
 	{
 		int j;
 
-		if (strcmp(s[i].workload, workload) != 0)
+		if (strcmp(s[i].workload, workload) != 0 || s[i].window)
 			continue;
 		for (j = 0; j < n && clients[j] != s[i].clients; j++)
 			;
@@ -311,7 +331,7 @@ side_curve(const struct cmp_sample *s, int ns, const char *workload,
 		int m = 0;
 
 		for (int i = 0; i < ns; i++)
-			if (s[i].clients == clients[j] &&
+			if (s[i].clients == clients[j] && s[i].window == NULL &&
 				strcmp(s[i].workload, workload) == 0)
 				scratch[m++] = s[i].tps;
 		med[j] = report_median(scratch, m);
@@ -350,6 +370,7 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 
 	for (int i = 0; i < res->npoints; i++)
 		if (res->points[i].verdict != CMP_MISSING &&
+			res->points[i].window == NULL &&
 			strcmp(res->points[i].workload, c->workload) == 0)
 			m++;
 	c->geo_ratio = NAN;
@@ -373,10 +394,10 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			for (int p = 0; p < res->npoints; p++)
 			{
 				const struct cmp_point *pt = &res->points[p];
-				struct key k = {pt->workload, pt->clients};
+				struct key k = {pt->workload, NULL, pt->clients, 0};
 				double va = NAN, vb = NAN;
 
-				if (pt->verdict == CMP_MISSING ||
+				if (pt->verdict == CMP_MISSING || pt->window ||
 					strcmp(pt->workload, c->workload) != 0)
 					continue;
 				for (int x = 0; x < na; x++)
@@ -416,7 +437,7 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	{
 		const struct cmp_point *pt = &res->points[i];
 
-		if (pt->verdict == CMP_MISSING ||
+		if (pt->verdict == CMP_MISSING || pt->window ||
 			strcmp(pt->workload, c->workload) != 0)
 			continue;
 		sum += pt->r.est_log;
@@ -459,7 +480,8 @@ curves(const struct cmp_sample *a, int na, const struct cmp_sample *b, int nb,
 		}
 		c = &res->curves[res->ncurves - 1];
 		c->npoints++;
-		if (p->verdict != CMP_MISSING)
+		if (p->verdict != CMP_MISSING && p->window == NULL &&
+			p->clients >= c->top_clients)
 		{
 			c->top_clients = p->clients;
 			c->top = p;
@@ -468,6 +490,82 @@ curves(const struct cmp_sample *a, int na, const struct cmp_sample *b, int nb,
 	for (int i = 0; i < res->ncurves; i++)
 		geo_mean(a, na, b, nb, res, &res->curves[i]);
 	free(scratch);
+}
+
+/* Median of the window WINDOW's tps at a point, NAN without samples. */
+static double
+window_median(const struct cmp_sample *s, int ns, const char *workload,
+			  int clients, const char *window, double *scratch, bool recovery)
+{
+	int n = 0;
+
+	for (int i = 0; i < ns; i++)
+		if (s[i].clients == clients && s[i].window &&
+			strcmp(s[i].window, window) == 0 &&
+			strcmp(s[i].workload, workload) == 0 &&
+			!(recovery && isnan(s[i].recovery_s)))
+			/* a recovery that never came counts as the longest */
+			scratch[n++] =
+				recovery ? (s[i].recovery_s < 0 ? INFINITY : s[i].recovery_s)
+						 : s[i].value;
+	return n ? report_median(scratch, n) : NAN;
+}
+
+static void
+window_side(const struct cmp_sample *s, int ns, const char *workload,
+			int clients, double *scratch, struct cmp_window_side *w)
+{
+	w->before =
+		window_median(s, ns, workload, clients, "before", scratch, false);
+	w->during =
+		window_median(s, ns, workload, clients, "during", scratch, false);
+	w->after =
+		window_median(s, ns, workload, clients, "after", scratch, false);
+	w->dip = w->before > 0 ? w->during / w->before : NAN;
+	w->recovery_s =
+		window_median(s, ns, workload, clients, "during", scratch, true);
+	if (isinf(w->recovery_s))
+		w->recovery_s = -1;
+}
+
+/* Facts for every point with a "during" window on either side. */
+static void
+window_facts(const struct cmp_sample *a, int na, const struct cmp_sample *b,
+			 int nb, struct cmp_result *res)
+{
+	double *scratch = xmalloc((size_t) (na + nb + 1) * sizeof(double));
+
+	res->windows = xcalloc((size_t) res->npoints + 1, sizeof(*res->windows));
+	for (int i = 0; i < res->npoints; i++)
+	{
+		const struct cmp_point *p = &res->points[i];
+		struct cmp_window_facts *f;
+
+		if (p->window == NULL || strcmp(p->window, "during") != 0)
+			continue;
+		f = &res->windows[res->nwindows++];
+		f->workload = p->workload;
+		f->clients = p->clients;
+		window_side(a, na, p->workload, p->clients, scratch, &f->a);
+		window_side(b, nb, p->workload, p->clients, scratch, &f->b);
+	}
+	free(scratch);
+}
+
+double
+cmp_recovery_seconds(const double *tps, int n, int from, double before)
+{
+	for (int s = from < 0 ? 0 : from; s < n; s++)
+	{
+		double sum = 0;
+		int k = 0;
+
+		for (; k < 3 && s + k < n; k++)
+			sum += tps[s + k];
+		if (sum / k >= 0.95 * before)
+			return s - from;
+	}
+	return -1;
 }
 
 void
@@ -487,6 +585,7 @@ compare_samples(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		judge_point(a, na, b, nb, &keys[i], opts, va, vb, &out->points[i]);
 	verdicts(out);
 	curves(a, na, b, nb, out);
+	window_facts(a, na, b, nb, out);
 	if (out->nregressions)
 		out->outcome = CMP_OUTCOME_REGRESSION;
 	else if (out->ninconclusive || out->nmissing || out->npoints == 0)
@@ -503,5 +602,6 @@ compare_result_free(struct cmp_result *r)
 {
 	free(r->points);
 	free(r->curves);
+	free(r->windows);
 	memset(r, 0, sizeof(*r));
 }

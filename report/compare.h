@@ -33,15 +33,23 @@ bool cmp_metric_higher_is_better(enum cmp_metric m);
 /* The default margin: 3 % for tps, 5 % for latencies. */
 double cmp_metric_default_margin(enum cmp_metric m);
 
-/* One measured value: a point of one repeat (block) of one run. */
+/*
+ * One measured value: a point of one repeat (block) of one run, or the tps
+ * of one of its windows (WINDOW not NULL: a named stretch of the series).
+ */
 struct cmp_sample
 {
 	const char *workload;
 	int clients;
 	int64_t run_id;
 	int block;
-	double value; /* the metric */
-	double tps;   /* for the curve facts */
+	double value;       /* the metric */
+	double tps;         /* for the curve facts */
+	const char *window; /* NULL: the whole point */
+	int window_order;   /* windows sort by it (the recipe's order) */
+	double recovery_s;  /* "during" samples: seconds from the end of the
+						 * window until tps is back within 5 % of
+						 * "before"; < 0 never; NAN unknown */
 };
 
 struct cmp_opts
@@ -68,6 +76,8 @@ const char *cmp_verdict_name(enum cmp_verdict v);
 struct cmp_point
 {
 	const char *workload;
+	const char *window; /* NULL: the whole point */
+	int window_order;
 	int clients;
 	int na, nb;
 	bool paired; /* the interval is from NA = NB pairs */
@@ -98,6 +108,24 @@ struct cmp_curve
 	bool geo_paired;
 };
 
+/*
+ * Per workload and client count of a recipe with windows before, during
+ * and after (e.g. a long transaction): each side's medians over blocks.
+ */
+struct cmp_window_side
+{
+	double before, during, after; /* tps */
+	double dip;                   /* during / before */
+	double recovery_s;            /* median; < 0 never; NAN unknown */
+};
+
+struct cmp_window_facts
+{
+	const char *workload;
+	int clients;
+	struct cmp_window_side a, b;
+};
+
 enum cmp_outcome
 {
 	CMP_OUTCOME_NO_REGRESSION = 0,
@@ -112,19 +140,28 @@ struct cmp_result
 	int npoints;
 	struct cmp_curve *curves;
 	int ncurves;
+	struct cmp_window_facts *windows;
+	int nwindows;
 	int nregressions, ninconclusive, nmissing;
 	enum cmp_outcome outcome;
 };
 
 /*
- * Compare samples A and B.  Points are the (workload, clients) pairs
+ * Compare samples A and B.  Points are the (workload, window, clients)
  * either side has; a point missing on one side is reported, not judged.
- * Holm's correction runs over the judged points.
+ * Holm's correction runs over the judged points, windows included.
  */
 void compare_samples(const struct cmp_sample *a, int na,
 					 const struct cmp_sample *b, int nb,
 					 const struct cmp_opts *opts, struct cmp_result *out);
 void compare_result_free(struct cmp_result *r);
+
+/*
+ * Recovery after an event: the seconds from FROM until the tps of a series
+ * (one value per second), averaged over 3 seconds (fewer at its end),
+ * first comes back to within 5 % of BEFORE; -1 when it never does.
+ */
+double cmp_recovery_seconds(const double *tps, int n, int from, double before);
 
 /* What the renderers say about each side (e.g. "run 12, variant base"). */
 struct cmp_labels

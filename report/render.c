@@ -155,6 +155,89 @@ add_summary(struct strbuf *out, const struct cmp_result *r)
 	strbuf_addf(out, " of %d point%s", r->npoints, r->npoints == 1 ? "" : "s");
 }
 
+static bool
+has_windows(const struct cmp_result *r, const char *workload)
+{
+	for (int i = 0; i < r->npoints; i++)
+		if (r->points[i].window &&
+			strcmp(r->points[i].workload, workload) == 0)
+			return true;
+	return false;
+}
+
+static void
+add_recovery(struct strbuf *out, double s)
+{
+	if (isnan(s))
+		strbuf_addstr(out, "?");
+	else if (s < 0)
+		strbuf_addstr(out, "never");
+	else
+		strbuf_addf(out, "%.0f s", s);
+}
+
+/* "16 clients: dip A 0.512, B 0.640; recovery A 12 s, B 8 s" */
+static void
+add_window_facts(struct strbuf *out, const struct cmp_result *r,
+				 const char *workload, const char *prefix)
+{
+	for (int i = 0; i < r->nwindows; i++)
+	{
+		const struct cmp_window_facts *f = &r->windows[i];
+
+		if (strcmp(f->workload, workload) != 0)
+			continue;
+		strbuf_addf(out,
+					"%s%d clients: dip (during/before) A %.3f, B %.3f; "
+					"recovery to within 5 %% of before: A ",
+					prefix, f->clients, f->a.dip, f->b.dip);
+		add_recovery(out, f->a.recovery_s);
+		strbuf_addstr(out, ", B ");
+		add_recovery(out, f->b.recovery_s);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* The rows of WORKLOAD: whole points, or (WINDOWS) its windows. */
+static void
+text_table(struct strbuf *out, const struct cmp_result *r,
+		   const char *workload, bool windows)
+{
+	char head[32];
+
+	snprintf(head, sizeof(head), "[%.0f %% interval]", 100 * r->opts.conf);
+	strbuf_addf(out,
+				" clients%s  nA  nB            A            B   ratio"
+				"  %-18s  verdict\n",
+				windows ? "  window    " : "", head);
+	for (int i = 0; i < r->npoints; i++)
+	{
+		const struct cmp_point *p = &r->points[i];
+		struct strbuf iv = STRBUF_INIT;
+
+		if (strcmp(p->workload, workload) != 0 ||
+			(p->window != NULL) != windows)
+			continue;
+		strbuf_addf(out, "%8d", p->clients);
+		if (windows)
+			strbuf_addf(out, "  %-10s", p->window);
+		strbuf_addf(out, " %3d %3d ", p->na, p->nb);
+		add_value(out, r, p->median_a, 12);
+		strbuf_addch(out, ' ');
+		add_value(out, r, p->median_b, 12);
+		if (p->verdict == CMP_MISSING)
+			strbuf_addf(out, "  %6s  %-18s  ", "-", "");
+		else
+		{
+			add_interval(&iv, p->r.lo, p->r.hi);
+			strbuf_addf(out, "  %6.3f  %-18s  ", p->r.ratio, iv.buf);
+		}
+		add_verdict(out, p);
+		strbuf_addch(out, '\n');
+		strbuf_release(&iv);
+	}
+}
+
 static void
 render_text(struct strbuf *out, const struct cmp_result *r,
 			const struct cmp_labels *l)
@@ -170,43 +253,59 @@ render_text(struct strbuf *out, const struct cmp_result *r,
 
 		strbuf_addf(out, "\nworkload %s\n", c->workload);
 		add_curve_facts(out, r, c, "  ", "\n");
+		strbuf_addstr(out, "\n\n");
+		text_table(out, r, c->workload, false);
+		if (has_windows(r, c->workload))
 		{
-			char head[32];
-
-			snprintf(head, sizeof(head), "[%.0f %% interval]",
-					 100 * r->opts.conf);
-			strbuf_addf(
-				out,
-				"\n\n clients  nA  nB            A            B   ratio"
-				"  %-18s  verdict\n",
-				head);
-		}
-		for (int i = 0; i < r->npoints; i++)
-		{
-			const struct cmp_point *p = &r->points[i];
-			struct strbuf iv = STRBUF_INIT;
-
-			if (strcmp(p->workload, c->workload) != 0)
-				continue;
-			strbuf_addf(out, "%8d %3d %3d ", p->clients, p->na, p->nb);
-			add_value(out, r, p->median_a, 12);
-			strbuf_addch(out, ' ');
-			add_value(out, r, p->median_b, 12);
-			if (p->verdict == CMP_MISSING)
-				strbuf_addf(out, "  %6s  %-18s  ", "-", "");
-			else
-			{
-				add_interval(&iv, p->r.lo, p->r.hi);
-				strbuf_addf(out, "  %6.3f  %-18s  ", p->r.ratio, iv.buf);
-			}
-			add_verdict(out, p);
-			strbuf_addch(out, '\n');
-			strbuf_release(&iv);
+			strbuf_addf(out, "\nwindows of workload %s (tps)\n", c->workload);
+			text_table(out, r, c->workload, true);
+			add_window_facts(out, r, c->workload, "  ");
 		}
 	}
 	strbuf_addch(out, '\n');
 	add_summary(out, r);
 	strbuf_addch(out, '\n');
+}
+
+static void
+markdown_table(struct strbuf *out, const struct cmp_result *r,
+			   const char *workload, bool windows)
+{
+	strbuf_addf(out,
+				"| clients |%s nA | nB | A | B | B/A | %.0f %% interval | "
+				"verdict |\n",
+				windows ? " window |" : "", 100 * r->opts.conf);
+	strbuf_addf(out, "|--:|%s--:|--:|--:|--:|--:|:--|:--|\n",
+				windows ? ":--|" : "");
+	for (int i = 0; i < r->npoints; i++)
+	{
+		const struct cmp_point *p = &r->points[i];
+
+		if (strcmp(p->workload, workload) != 0 ||
+			(p->window != NULL) != windows)
+			continue;
+		strbuf_addf(out, "| %d |", p->clients);
+		if (windows)
+			strbuf_addf(out, " %s |", p->window);
+		strbuf_addf(out, " %d | %d | ", p->na, p->nb);
+		add_value(out, r, p->median_a, 0);
+		strbuf_addstr(out, " | ");
+		add_value(out, r, p->median_b, 0);
+		if (p->verdict == CMP_MISSING)
+			strbuf_addstr(out, " | - | - | ");
+		else
+		{
+			strbuf_addf(out, " | %.3f | ", p->r.ratio);
+			add_interval(out, p->r.lo, p->r.hi);
+			strbuf_addstr(out, " | ");
+		}
+		if (p->verdict == CMP_REGRESSION)
+			strbuf_addstr(out, "**");
+		add_verdict(out, p);
+		if (p->verdict == CMP_REGRESSION)
+			strbuf_addstr(out, "**");
+		strbuf_addstr(out, " |\n");
+	}
 }
 
 static void
@@ -225,35 +324,14 @@ render_markdown(struct strbuf *out, const struct cmp_result *r,
 
 		strbuf_addf(out, "\n#### %s\n\n", c->workload);
 		add_curve_facts(out, r, c, "- ", "\n");
-		strbuf_addf(out,
-					"\n\n| clients | nA | nB | A | B | B/A | %.0f %% "
-					"interval | verdict |\n",
-					100 * r->opts.conf);
-		strbuf_addstr(out, "|--:|--:|--:|--:|--:|--:|:--|:--|\n");
-		for (int i = 0; i < r->npoints; i++)
+		strbuf_addstr(out, "\n\n");
+		markdown_table(out, r, c->workload, false);
+		if (has_windows(r, c->workload))
 		{
-			const struct cmp_point *p = &r->points[i];
-
-			if (strcmp(p->workload, c->workload) != 0)
-				continue;
-			strbuf_addf(out, "| %d | %d | %d | ", p->clients, p->na, p->nb);
-			add_value(out, r, p->median_a, 0);
-			strbuf_addstr(out, " | ");
-			add_value(out, r, p->median_b, 0);
-			if (p->verdict == CMP_MISSING)
-				strbuf_addstr(out, " | - | - | ");
-			else
-			{
-				strbuf_addf(out, " | %.3f | ", p->r.ratio);
-				add_interval(out, p->r.lo, p->r.hi);
-				strbuf_addstr(out, " | ");
-			}
-			if (p->verdict == CMP_REGRESSION)
-				strbuf_addstr(out, "**");
-			add_verdict(out, p);
-			if (p->verdict == CMP_REGRESSION)
-				strbuf_addstr(out, "**");
-			strbuf_addstr(out, " |\n");
+			strbuf_addf(out, "\nWindows of %s (tps):\n\n", c->workload);
+			markdown_table(out, r, c->workload, true);
+			strbuf_addstr(out, "\n");
+			add_window_facts(out, r, c->workload, "- ");
 		}
 	}
 	strbuf_addstr(out, "\n");
@@ -281,6 +359,23 @@ json_side_curve(struct strbuf *out, const struct cmp_side_curve *c)
 		strbuf_addf(out, "%d}", c->cliff_clients);
 	else
 		strbuf_addstr(out, "null}");
+}
+
+static void
+json_window_side(struct strbuf *out, const struct cmp_window_side *w)
+{
+	strbuf_addstr(out, "{\"before\": ");
+	json_num(out, w->before, "%.3f");
+	strbuf_addstr(out, ", \"during\": ");
+	json_num(out, w->during, "%.3f");
+	strbuf_addstr(out, ", \"after\": ");
+	json_num(out, w->after, "%.3f");
+	strbuf_addstr(out, ", \"dip\": ");
+	json_num(out, w->dip, "%.4f");
+	strbuf_addstr(out, ", \"recovery_s\": ");
+	/* -1: never recovered within the window */
+	json_num(out, w->recovery_s, "%.0f");
+	strbuf_addch(out, '}');
 }
 
 static void
@@ -343,12 +438,16 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 
 			if (strcmp(p->workload, c->workload) != 0)
 				continue;
+			strbuf_addf(out, "%s\n       {\"clients\": %d, \"window\": ",
+						first ? "" : ",", p->clients);
+			if (p->window)
+				strbuf_add_json_str(out, p->window);
+			else
+				strbuf_addstr(out, "null");
 			strbuf_addf(out,
-						"%s\n       {\"clients\": %d, \"n_baseline\": %d, "
-						"\"n_candidate\": %d, \"paired\": %s, "
-						"\"median_baseline\": ",
-						first ? "" : ",", p->clients, p->na, p->nb,
-						p->paired ? "true" : "false");
+						", \"n_baseline\": %d, \"n_candidate\": %d, "
+						"\"paired\": %s, \"median_baseline\": ",
+						p->na, p->nb, p->paired ? "true" : "false");
 			first = false;
 			json_num(out, p->median_a, "%.6g");
 			strbuf_addstr(out, ", \"median_candidate\": ");
@@ -370,6 +469,22 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 				strbuf_addf(out, "%d}", p->more_repeats);
 			else
 				strbuf_addstr(out, "null}");
+		}
+		strbuf_addstr(out, "],\n     \"window_facts\": [");
+		first = true;
+		for (int i = 0; i < r->nwindows; i++)
+		{
+			const struct cmp_window_facts *f = &r->windows[i];
+
+			if (strcmp(f->workload, c->workload) != 0)
+				continue;
+			strbuf_addf(out, "%s\n       {\"clients\": %d, \"baseline\": ",
+						first ? "" : ",", f->clients);
+			json_window_side(out, &f->a);
+			strbuf_addstr(out, ", \"candidate\": ");
+			json_window_side(out, &f->b);
+			strbuf_addch(out, '}');
+			first = false;
 		}
 		strbuf_addstr(out, "]}");
 	}
@@ -458,8 +573,9 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 			cmp_xml_escape(out, recipe);
 			strbuf_addch(out, '.');
 			cmp_xml_escape(out, c->workload);
-			strbuf_addf(out, "\" name=\"%s at %d clients\"",
-						cmp_metric_name(r->opts.metric), p->clients);
+			strbuf_addf(out, "\" name=\"%s%s%s at %d clients\"",
+						cmp_metric_name(r->opts.metric), p->window ? " " : "",
+						p->window ? p->window : "", p->clients);
 			if (p->verdict == CMP_REGRESSION)
 			{
 				strbuf_addstr(

@@ -32,9 +32,9 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 									  "p99", "p999",        "max", NULL};
 
 static const char *const top_keys[] = {
-	"recipe", "description", "topology", "server",  "setup",
-	"reset",  "duration",    "warmup",   "repeat",  "workloads",
-	"sweep",  "measure",     "variants", "restart", NULL};
+	"recipe",   "description", "topology", "server",    "setup", "reset",
+	"duration", "warmup",      "repeat",   "workloads", "sweep", "measure",
+	"variants", "restart",     "windows",  NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
@@ -497,6 +497,71 @@ parse_variant(struct loader *ld, const yaml_node_t *key,
 	return 0;
 }
 
+/* A window bound: whole seconds within the duration. */
+static int
+window_bound(struct loader *ld, const yaml_node_t *node, const char *name,
+			 int *out)
+{
+	int64_t us;
+
+	if (parse_duration(ld, node, "a window bound", true, &us) < 0)
+		return -1;
+	if (us % 1000000 != 0)
+		return fail(ld, node,
+					"window '%s': bounds are whole seconds (the series has "
+					"one value per second)",
+					name);
+	if (us > ld->r->duration_us)
+		return fail(ld, node, "window '%s' ends past the duration (%g s)",
+					name, (double) ld->r->duration_us / 1e6);
+	*out = (int) (us / 1000000);
+	return 0;
+}
+
+static int
+parse_windows(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+
+	if (expect_mapping(ld, node, "'windows'") < 0 ||
+		check_keys(ld, node, NULL, "in 'windows'") < 0)
+		return -1;
+	r->windows = xcalloc((size_t) (node->data.mapping.pairs.top -
+								   node->data.mapping.pairs.start) +
+							 1,
+						 sizeof(*r->windows));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		yaml_node_t *v = node_at(ld, pr->value);
+		struct recipe_window *w = &r->windows[r->nwindows];
+
+		if (!is_identifier(scalar(k)))
+			return fail(
+				ld, k, "invalid window name \"%s\" (letters, digits, _ and -)",
+				scalar(k));
+		if (v->type != YAML_SEQUENCE_NODE ||
+			v->data.sequence.items.top - v->data.sequence.items.start != 2)
+		{
+			fail(ld, v, "window '%s' must be a list [start, end]", scalar(k));
+			error_hint(ld->err, "for example: during: [60s, 90s]");
+			return -1;
+		}
+		w->name = xstrdup(scalar(k));
+		w->pos = pos_of(k);
+		r->nwindows++;
+		if (window_bound(ld, node_at(ld, v->data.sequence.items.start[0]),
+						 w->name, &w->start_s) < 0 ||
+			window_bound(ld, node_at(ld, v->data.sequence.items.start[1]),
+						 w->name, &w->end_s) < 0)
+			return -1;
+		if (w->end_s <= w->start_s)
+			return fail(ld, v, "window '%s' ends before it starts", w->name);
+	}
+	return 0;
+}
+
 static int
 parse_variants(struct loader *ld, const yaml_node_t *node)
 {
@@ -953,6 +1018,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if ((v = lookup(ld, root, "variants")) != NULL &&
 		parse_variants(ld, v) < 0)
 		return -1;
+	if ((v = lookup(ld, root, "windows")) != NULL && parse_windows(ld, v) < 0)
+		return -1;
 	r->restart_per_block = true;
 	if ((v = lookup(ld, root, "restart")) != NULL)
 	{
@@ -1090,6 +1157,9 @@ recipe_free(struct recipe *r)
 		free_gucs(r->variants[i].gucs, r->variants[i].ngucs);
 	}
 	free(r->variants);
+	for (int i = 0; i < r->nwindows; i++)
+		free(r->windows[i].name);
+	free(r->windows);
 	free_sql_list(r->setup, r->nsetup);
 	free_sql_list(r->reset, r->nreset);
 	for (int i = 0; i < r->nworkloads; i++)

@@ -77,6 +77,19 @@ struct recipe_variant
 	int ngucs;
 };
 
+/*
+ * A named stretch of the measured window, whole seconds from its start:
+ * [start, end).  `before`, `during` and `after` give the dip and the
+ * recovery time that compare reports.
+ */
+struct recipe_window
+{
+	char *name;
+	struct recipe_pos pos;
+	int start_s;
+	int end_s;
+};
+
 struct recipe
 {
 	char *path;
@@ -92,6 +105,7 @@ struct recipe
 	int *sweep_jobs_list; /* parallel to sweep_clients, or NULL */
 	/* variants (none: the run has one variant, "default") */
 	struct recipe_variant *variants;
+	struct recipe_window *windows;
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;
@@ -106,6 +120,7 @@ struct recipe
 	int nsweep_clients;
 	int sweep_jobs; /* when !sweep_jobs_eq_clients and no list */
 	int nvariants;
+	int nwindows;
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
 };

@@ -3,13 +3,15 @@
 # real managed servers: the stored order follows `recipe explain` for the
 # same seed (counterbalanced blocks, shuffled points), each variant's
 # settings are stored, and compare/gate/history read the run back: paired
-# by block, with a verdict per point.  Nothing left running.
+# by block, with a verdict per point and per window, and the dip and
+# recovery of the windows.  Nothing left running.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/v.yaml" <<'YAML'
 recipe: it_variants
-duration: 1s
+duration: 3s
 repeat: 2
+windows: {before: [0s, 1s], during: [1s, 2s], after: [2s, 3s]}
 workloads:
   txid:
     protocol: prepared
@@ -46,9 +48,14 @@ grep -q "^ clients  *base  *delay  *wm  *delay/base  *wm/base$" "$TMP/out" || fa
 
 "$PGCLIFF" compare "$run:base" "$run:delay" >"$TMP/cmp"
 check_eq "compare exit" $? 0
-grep -q "paired by block, Holm over 3 points" "$TMP/cmp" || fail "compare: not paired over 3 points"
+grep -q "paired by block, Holm over 12 points" "$TMP/cmp" || fail "compare: not paired over 3 points and 9 windows"
 check_eq "compare point lines" "$(grep -cE '^ +[123] +2 +2 .*(REGRESSION|SAME|FASTER|IMPROVED|INCONCLUSIVE)' "$TMP/cmp")" 3
-grep -q "^A (baseline):  run $run, variant base, 6 samples$" "$TMP/cmp" || fail "compare: label"
+grep -q "^A (baseline):  run $run, variant base, 24 samples$" "$TMP/cmp" || fail "compare: label"
+check_eq "window rows" "$(grep -cE '^ +[123]  (before|during|after) +2 +2 ' "$TMP/cmp")" 9
+check_eq "dip lines" "$(grep -cE '^  [123] clients: dip \(during/before\) A [0-9.]+, B [0-9.]+; recovery' "$TMP/cmp")" 3
+"$PGCLIFF" run "$TMP/v.yaml" -T 2s 2>"$TMP/short_err"
+check_eq "-T shorter than a window" $? 64
+grep -q "window 'after' of the recipe ends at 3 s, past -T 2 s" "$TMP/short_err" || fail "-T: no reason"
 "$PGCLIFF" gate "$run:base" "$run:delay" --format json >"$TMP/gate.json"
 rc=$?
 case $rc in 0|1|2) echo "ok: gate exit $rc" ;; *) fail "gate exit $rc" ;; esac

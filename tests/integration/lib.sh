@@ -22,7 +22,7 @@ sql() { sqlite3 -batch -noheader "$PGCLIFF_DB" "$1"; }
 live_procs() {
 	local p state cmd
 	for p in /proc/[0-9]*; do
-		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+		cmd=$( { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
 		case "$cmd" in *"$TMP"*) ;; *) continue ;; esac
 		state=$(awk '{print $3}' "$p/stat" 2>/dev/null)
 		[ "$state" = Z ] && continue

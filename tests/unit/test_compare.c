@@ -15,6 +15,16 @@
 
 #define NBLOCKS 5
 
+static struct cmp_sample
+sample(const char *workload, int clients, int64_t run, int block, double value,
+	   double tps)
+{
+	struct cmp_sample s = {workload, clients, run, block, value,
+						   tps,      NULL,    0,   NAN};
+
+	return s;
+}
+
 /* Per-block noise factors: small for A and most of B, large for one. */
 static const double noise_a[NBLOCKS] = {1.00, 1.02, 0.98, 1.01, 0.99};
 static const double noise_b[NBLOCKS] = {0.99, 1.01, 1.00, 0.98, 1.02};
@@ -45,20 +55,12 @@ make_samples(struct cmp_sample *a, struct cmp_sample *b, int64_t run_a,
 	for (int p = 0; p < npoints; p++)
 		for (int k = 0; k < NBLOCKS; k++)
 		{
-			a[n] = (struct cmp_sample){"emit",
-									   sweep[p].clients,
-									   run_a,
-									   k,
-									   sweep[p].tps_a * noise_a[k],
-									   0};
+			a[n] = sample("emit", sweep[p].clients, run_a, k,
+						  sweep[p].tps_a * noise_a[k], 0);
 			a[n].tps = a[n].value;
-			b[n] = (struct cmp_sample){"emit",
-									   sweep[p].clients,
-									   run_b,
-									   k,
-									   sweep[p].tps_a * sweep[p].ratio *
-										   sweep[p].noise[k],
-									   0};
+			b[n] =
+				sample("emit", sweep[p].clients, run_b, k,
+					   sweep[p].tps_a * sweep[p].ratio * sweep[p].noise[k], 0);
 			b[n].tps = b[n].value;
 			n++;
 		}
@@ -152,6 +154,84 @@ test_verdicts(const char *golden_dir, bool update)
 	compare_result_free(&r);
 }
 
+/*
+ * Windows: a long transaction at 16 clients dips A to 40 % and B to 70 %
+ * of "before"; A recovers in 12 s, B in 5 s (one block of B never does).
+ */
+static void
+test_windows(const char *golden_dir, bool update)
+{
+	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
+	static const char *const win[] = {NULL, "before", "during", "after"};
+	const double tps_a[] = {16000, 20000, 8000, 19800};
+	const double tps_b[] = {17500, 20000, 14000, 19900};
+	const double rec_b[NBLOCKS] = {5, 4, 6, -1, 5};
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true};
+	struct cmp_labels l = {"run 3, variant kax32", "run 3, variant kax1024",
+						   "kax_compress"};
+	struct cmp_result r;
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	for (int w = 0; w < 4; w++)
+		for (int k = 0; k < NBLOCKS; k++, n++)
+		{
+			a[n] = sample("reads", 16, 3, k, tps_a[w] * noise_a[k], 0);
+			b[n] = sample("reads", 16, 3, k, tps_b[w] * noise_b[k], 0);
+			a[n].tps = a[n].value;
+			b[n].tps = b[n].value;
+			a[n].window = b[n].window = win[w];
+			a[n].window_order = b[n].window_order = w;
+			if (w == 2)
+			{
+				a[n].recovery_s = 12;
+				b[n].recovery_s = rec_b[k];
+			}
+		}
+	compare_samples(a, n, b, n, &o, &r);
+	CHECK_INT(r.npoints, 4);
+	CHECK(r.points[0].window == NULL);
+	CHECK_STR(r.points[1].window, "before");
+	CHECK_STR(r.points[2].window, "during");
+	CHECK_STR(r.points[3].window, "after");
+	CHECK_INT(r.points[2].verdict, CMP_IMPROVED);
+	CHECK(r.points[1].verdict != CMP_REGRESSION);
+	CHECK_INT(r.nwindows, 1);
+	CHECK_NEAR(r.windows[0].a.dip, 0.4, 0.02);
+	CHECK_NEAR(r.windows[0].b.dip, 0.7, 0.02);
+	CHECK_NEAR(r.windows[0].a.recovery_s, 12, 0);
+	CHECK_NEAR(r.windows[0].b.recovery_s, 5, 0);
+	/* the curve facts ignore the windows */
+	CHECK_NEAR(r.curves[0].a.peak_tps, 16000, 0.03);
+	CHECK(r.curves[0].top == &r.points[0]);
+	compare_render(&sb, &r, &l, CMP_FORMAT_TEXT);
+	golden(golden_dir, "compare_windows.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_MARKDOWN);
+	golden(golden_dir, "compare_windows.md", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_JSON);
+	golden(golden_dir, "compare_windows.json", sb.buf, update);
+	strbuf_release(&sb);
+	compare_result_free(&r);
+}
+
+static void
+test_recovery(void)
+{
+	/* before 100 tps; the event ends at second 4 */
+	const double tps[] = {100, 100, 40, 40, 60, 80, 90, 97, 99, 100, 98, 101};
+	const double never[] = {100, 100, 40, 40, 60, 70, 70, 70};
+
+	/* 3-second averages from 4: 76.7, 89, 95.3 -> 2 s */
+	CHECK_NEAR(cmp_recovery_seconds(tps, 12, 4, 100), 2, 0);
+	CHECK_NEAR(cmp_recovery_seconds(tps, 12, 0, 100), 6, 0);
+	CHECK_NEAR(cmp_recovery_seconds(never, 8, 4, 100), -1, 0);
+	/* the last seconds average over what is left */
+	CHECK_NEAR(cmp_recovery_seconds((const double[]){50, 50, 96}, 3, 0, 100),
+			   2, 0);
+}
+
 /* Latencies: lower is better, so B 20 % higher is the regression. */
 static void
 test_latency(void)
@@ -163,8 +243,8 @@ test_latency(void)
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
-		a[k] = (struct cmp_sample){"w", 8, 1, k, 2.0 * noise_a[k], 1000};
-		b[k] = (struct cmp_sample){"w", 8, 1, k, 2.4 * noise_b[k], 900};
+		a[k] = sample("w", 8, 1, k, 2.0 * noise_a[k], 1000);
+		b[k] = sample("w", 8, 1, k, 2.4 * noise_b[k], 900);
 	}
 	CHECK(!cmp_metric_higher_is_better(CMP_P99));
 	CHECK_NEAR(o.margin, 0.05, 0);
@@ -194,8 +274,8 @@ test_holm(void)
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
-		a[k] = (struct cmp_sample){"w", 1, 1, k, 100, 100};
-		b[k] = (struct cmp_sample){"w", 1, 1, k, 92.5 * nb[k], 92.5};
+		a[k] = sample("w", 1, 1, k, 100, 100);
+		b[k] = sample("w", 1, 1, k, 92.5 * nb[k], 92.5);
 	}
 	compare_samples(a, NBLOCKS, b, NBLOCKS, &o, &r);
 	CHECK_INT(r.points[0].verdict, CMP_REGRESSION);
@@ -204,10 +284,9 @@ test_holm(void)
 	for (int c = 1; c < 4; c++)
 		for (int k = 0; k < NBLOCKS; k++)
 		{
-			a[c * NBLOCKS + k] =
-				(struct cmp_sample){"w", 1 << c, 1, k, 100 * nb[k], 100};
+			a[c * NBLOCKS + k] = sample("w", 1 << c, 1, k, 100 * nb[k], 100);
 			b[c * NBLOCKS + k] =
-				(struct cmp_sample){"w", 1 << c, 1, k, 100 * nb[4 - k], 100};
+				sample("w", 1 << c, 1, k, 100 * nb[4 - k], 100);
 		}
 	compare_samples(a, 4 * NBLOCKS, b, 4 * NBLOCKS, &o, &r);
 	CHECK_NEAR(r.points[0].p_regression, 4 * p_alone, 1e-9);
@@ -364,6 +443,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	test_verdicts(argv[1], update);
+	test_windows(argv[1], update);
+	test_recovery();
 	test_latency();
 	test_holm();
 	test_pvalues_agree_with_interval();
