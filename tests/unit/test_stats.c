@@ -135,6 +135,18 @@ main(void)
 		CHECK(r1.lo <= r1.t_lo && r1.hi >= r1.t_hi);
 		CHECK(r1.lo < r1.ratio && r1.ratio < r1.hi);
 		CHECK_NEAR(r1.df, 4, 0);
+		/* known values: the paired t interval computed by hand (mean and
+		 * sd of the log ratios, t(0.975, 4) = 2.7764451), and the
+		 * bootstrap's percentiles for seed 77, which must never change */
+		CHECK_NEAR(r1.ratio, 0.9494042375210298, 1e-12);
+		CHECK_NEAR(r1.t_lo, 0.9204238895397593, 1e-9);
+		CHECK_NEAR(r1.t_hi, 0.9792970570044638, 1e-9);
+		CHECK_NEAR(r1.boot_lo, 0.930261989086611, 1e-12);
+		CHECK_NEAR(r1.boot_hi, 0.968169005921586, 1e-12);
+		/* one-sided p-values against 0.97: t(4) cdf of -1.923 */
+		stats_ratio_test(a, 5, b, 5, true, 0.95, 77, 0.97, &r2);
+		CHECK_NEAR(r2.p_below, 0.0634806439434806, 1e-9);
+		CHECK_NEAR(r2.p_above, 0.9865, 1e-12);
 	}
 
 	/* coverage of the true ratio over simulated experiments */
