@@ -55,10 +55,12 @@ recipe_check_fn(int argc, char **argv)
 			rc = cmd_exit_code(&err) > rc ? cmd_exit_code(&err) : rc;
 			continue;
 		}
-		npoints = (r->nsweep_clients ? r->nsweep_clients : 1) * r->repeat;
-		printf("%s: ok (recipe %s, %d workload%s, %d point%s)\n", argv[i],
-			   r->name, r->nworkloads, r->nworkloads == 1 ? "" : "s", npoints,
-			   npoints == 1 ? "" : "s");
+		npoints = (r->nsweep_clients ? r->nsweep_clients : 1) * r->repeat *
+				  (r->nvariants ? r->nvariants : 1);
+		printf("%s: ok (recipe %s, %d workload%s, %d variant%s, %d point%s)\n",
+			   argv[i], r->name, r->nworkloads, r->nworkloads == 1 ? "" : "s",
+			   r->nvariants ? r->nvariants : 1, r->nvariants > 1 ? "s" : "",
+			   npoints, npoints == 1 ? "" : "s");
 		recipe_free(r);
 	}
 	return rc;
@@ -118,6 +120,13 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 		printf("  %-12s %s, %s\n", r->workloads[i].name,
 			   recipe_protocol_name(r->workloads[i].protocol),
 			   r->workloads[i].swept && nsweep ? "swept" : "fixed clients");
+	if (r->nwindows)
+	{
+		printf("\nwindows (seconds of each measured window):\n");
+		for (int i = 0; i < r->nwindows; i++)
+			printf("  %-12s [%d, %d)\n", r->windows[i].name,
+				   r->windows[i].start_s, r->windows[i].end_s);
+	}
 	if (nvars > 1)
 		printf("\nblocks (%s):\n",
 			   r->restart_per_block
