@@ -36,9 +36,12 @@ static int gate_fn(int argc, char **argv);
 	"options:\n"                                                                 \
 	"      --metric M          tps (default: the recipe's measure:),\n"          \
 	"                          latency_avg, p50, p90, p95, p99, p999, max\n"     \
-	"      --max-regression P  the margin: 3%% for tps, 5%% for latencies\n"     \
+	"      --max-regression P  the margin: 3% for tps, 5% for latencies\n"     \
 	"      --workload W        only this workload (default: the measure's)\n"    \
 	"      --points LIST       only these client counts, e.g. 1,4,16\n"          \
+	"      --on points|geomean the verdict from every point (default), or\n"     \
+	"                          from each workload's geometric mean over the\n"   \
+	"                          sweep (one test: more power, less detail)\n"      \
 	"      --confidence C      of the intervals (default 0.95)\n"                \
 	"      --seed N            of the bootstrap (default 5432)\n"                \
 	"      --format F          text, markdown, json or junit\n"                  \
@@ -196,6 +199,7 @@ struct compare_opts
 	int npoints;
 	double conf;
 	uint64_t seed;
+	bool on_geomean;
 	enum cmp_format format;
 	const char *db;
 	const char *args[2];
@@ -237,6 +241,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"format", required_argument, NULL, 7},
 		{"db", required_argument, NULL, 8},
 		{"check", no_argument, NULL, 9},
+		{"on", required_argument, NULL, 10},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -304,6 +309,15 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 				if (o->gate)
 					return cmd_option_error(c, '?', argv);
 				o->check = true;
+				break;
+			case 10:
+				if (strcmp(optarg, "points") == 0)
+					o->on_geomean = false;
+				else if (strcmp(optarg, "geomean") == 0)
+					o->on_geomean = true;
+				else
+					return cmd_usage_error(
+						c, "invalid --on \"%s\" (points or geomean)", optarg);
 				break;
 			default:
 				return cmd_option_error(c, ch, argv);
@@ -657,6 +671,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	co.margin = o.margin > 0 ? o.margin : cmp_metric_default_margin(o.metric);
 	co.conf = o.conf;
 	co.seed = o.seed;
+	co.on_geomean = o.on_geomean;
 	compare_samples(a.samples, a.nsamples, b.samples, b.nsamples, &co, &res);
 	labels.a = a.label;
 	labels.b = b.label;

@@ -235,12 +235,29 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	p->p_no_regression = higher ? p->r.p_above : p->r.p_below;
 }
 
+/* The verdict from Holm-adjusted p-values and the interval [LO, HI]. */
+static enum cmp_verdict
+decide(const struct cmp_opts *o, double adj_reg, double adj_no, double lo,
+	   double hi)
+{
+	bool higher = cmp_metric_higher_is_better(o->metric);
+	double half_alpha = (1 - o->conf) / 2;
+
+	if (adj_reg < half_alpha)
+		return CMP_REGRESSION;
+	if (adj_no < half_alpha)
+	{
+		if (higher ? lo > 1 + o->margin : hi < 1 - o->margin)
+			return CMP_IMPROVED;
+		return (higher ? lo > 1 : hi < 1) ? CMP_FASTER : CMP_SAME;
+	}
+	return CMP_INCONCLUSIVE;
+}
+
 static void
 verdicts(struct cmp_result *res)
 {
 	const struct cmp_opts *o = &res->opts;
-	bool higher = cmp_metric_higher_is_better(o->metric);
-	double half_alpha = (1 - o->conf) / 2;
 	int m = 0;
 	double *preg = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
 	double *pno = xmalloc((size_t) (res->npoints + 1) * sizeof(double));
@@ -266,24 +283,12 @@ verdicts(struct cmp_result *res)
 		}
 		p->p_regression = adj_reg[j];
 		p->p_no_regression = adj_no[j++];
-		if (p->p_regression < half_alpha)
-		{
-			p->verdict = CMP_REGRESSION;
+		p->verdict =
+			decide(o, p->p_regression, p->p_no_regression, p->r.lo, p->r.hi);
+		if (p->verdict == CMP_REGRESSION)
 			res->nregressions++;
-		}
-		else if (p->p_no_regression < half_alpha)
+		else if (p->verdict == CMP_INCONCLUSIVE)
 		{
-			bool past_margin =
-				higher ? p->r.lo > 1 + o->margin : p->r.hi < 1 - o->margin;
-			bool better = higher ? p->r.lo > 1 : p->r.hi < 1;
-
-			p->verdict = past_margin ? CMP_IMPROVED
-						 : better    ? CMP_FASTER
-									 : CMP_SAME;
-		}
-		else
-		{
-			p->verdict = CMP_INCONCLUSIVE;
 			p->more_repeats = stats_repeats_to_decide(&p->r, o->conf, m, 100);
 			res->ninconclusive++;
 		}
@@ -363,6 +368,8 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		 int nb, const struct cmp_result *res, struct cmp_curve *c)
 {
 	const struct cmp_opts *o = &res->opts;
+	bool higher = cmp_metric_higher_is_better(o->metric);
+	double theta = higher ? 1 - o->margin : 1 + o->margin;
 	double *ga = xmalloc((size_t) (na + 1) * sizeof(double));
 	double *gb = xmalloc((size_t) (na + 1) * sizeof(double));
 	int nblocks = 0, m = 0;
@@ -376,8 +383,11 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	c->geo_ratio = NAN;
 	c->geo_lo = 0;
 	c->geo_hi = INFINITY;
+	c->geo_p_regression = c->geo_p_no_regression = 1;
+	c->geo_verdict = CMP_MISSING;
 	if (m == 0)
 		goto out;
+	c->geo_verdict = CMP_INCONCLUSIVE;
 	if (o->paired)
 	{
 		/* blocks (run, block) of A in which every judged point has a pair */
@@ -425,11 +435,13 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			struct stats_ratio r;
 
 			stats_ratio_test(ga, nblocks, gb, nblocks, true, o->conf, o->seed,
-							 1, &r);
+							 theta, &r);
 			c->geo_paired = true;
 			c->geo_ratio = r.ratio;
 			c->geo_lo = r.lo;
 			c->geo_hi = r.hi;
+			c->geo_p_regression = higher ? r.p_below : r.p_above;
+			c->geo_p_no_regression = higher ? r.p_above : r.p_below;
 			goto out;
 		}
 	}
@@ -453,10 +465,50 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 
 		c->geo_lo = exp(sum / m - tq * se);
 		c->geo_hi = exp(sum / m + tq * se);
+		if (se > 0)
+		{
+			double below = stats_t_cdf((sum / m - log(theta)) / se, df);
+
+			c->geo_p_regression = higher ? below : 1 - below;
+			c->geo_p_no_regression = higher ? 1 - below : below;
+		}
 	}
 out:
 	free(ga);
 	free(gb);
+}
+
+/* The geometric means judged like points, Holm over the workloads. */
+static void
+geo_verdicts(struct cmp_result *res)
+{
+	int n = res->ncurves;
+	double *pr = xmalloc((size_t) (n + 1) * sizeof(double));
+	double *pn = xmalloc((size_t) (n + 1) * sizeof(double));
+	double *ar = xmalloc((size_t) (n + 1) * sizeof(double));
+	double *an = xmalloc((size_t) (n + 1) * sizeof(double));
+
+	for (int i = 0; i < n; i++)
+	{
+		pr[i] = res->curves[i].geo_p_regression;
+		pn[i] = res->curves[i].geo_p_no_regression;
+	}
+	stats_holm_adjust(pr, n, ar);
+	stats_holm_adjust(pn, n, an);
+	for (int i = 0; i < n; i++)
+	{
+		struct cmp_curve *c = &res->curves[i];
+
+		c->geo_p_regression = ar[i];
+		c->geo_p_no_regression = an[i];
+		if (c->geo_verdict != CMP_MISSING)
+			c->geo_verdict =
+				decide(&res->opts, ar[i], an[i], c->geo_lo, c->geo_hi);
+	}
+	free(pr);
+	free(pn);
+	free(ar);
+	free(an);
 }
 
 static void
@@ -489,6 +541,7 @@ curves(const struct cmp_sample *a, int na, const struct cmp_sample *b, int nb,
 	}
 	for (int i = 0; i < res->ncurves; i++)
 		geo_mean(a, na, b, nb, res, &res->curves[i]);
+	geo_verdicts(res);
 	free(scratch);
 }
 
@@ -586,7 +639,22 @@ compare_samples(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	verdicts(out);
 	curves(a, na, b, nb, out);
 	window_facts(a, na, b, nb, out);
-	if (out->nregressions)
+	if (opts->on_geomean)
+	{
+		bool reg = false, undecided = out->ncurves == 0;
+
+		for (int i = 0; i < out->ncurves; i++)
+		{
+			reg = reg || out->curves[i].geo_verdict == CMP_REGRESSION;
+			undecided = undecided ||
+						out->curves[i].geo_verdict == CMP_INCONCLUSIVE ||
+						out->curves[i].geo_verdict == CMP_MISSING;
+		}
+		out->outcome = reg         ? CMP_OUTCOME_REGRESSION
+					   : undecided ? CMP_OUTCOME_INCONCLUSIVE
+								   : CMP_OUTCOME_NO_REGRESSION;
+	}
+	else if (out->nregressions)
 		out->outcome = CMP_OUTCOME_REGRESSION;
 	else if (out->ninconclusive || out->nmissing || out->npoints == 0)
 		out->outcome = CMP_OUTCOME_INCONCLUSIVE;

@@ -55,10 +55,11 @@ struct cmp_sample
 struct cmp_opts
 {
 	enum cmp_metric metric;
-	double margin; /* delta, e.g. 0.03 */
-	double conf;   /* e.g. 0.95 */
-	uint64_t seed; /* of the bootstraps */
-	bool paired;   /* pair samples by (run, block) */
+	double margin;   /* delta, e.g. 0.03 */
+	double conf;     /* e.g. 0.95 */
+	uint64_t seed;   /* of the bootstraps */
+	bool paired;     /* pair samples by (run, block) */
+	bool on_geomean; /* the outcome from the sweep's geometric means */
 };
 
 enum cmp_verdict
@@ -106,6 +107,9 @@ struct cmp_curve
 	const struct cmp_point *top;
 	double geo_ratio, geo_lo, geo_hi; /* geometric mean of the ratios */
 	bool geo_paired;
+	/* the geometric mean judged like a point, Holm over the workloads */
+	double geo_p_regression, geo_p_no_regression;
+	enum cmp_verdict geo_verdict;
 };
 
 /*
@@ -143,7 +147,8 @@ struct cmp_result
 	struct cmp_window_facts *windows;
 	int nwindows;
 	int nregressions, ninconclusive, nmissing;
-	enum cmp_outcome outcome;
+	enum cmp_outcome outcome; /* from the points, or the geometric means
+							   * with opts.on_geomean */
 };
 
 /*

@@ -122,10 +122,11 @@ add_curve_facts(struct strbuf *out, const struct cmp_result *r,
 		strbuf_addf(out, "%s%sgeometric mean over the sweep: B/A %.3f ", sep,
 					indent, c->geo_ratio);
 		add_interval(out, c->geo_lo, c->geo_hi);
-		strbuf_addf(out, " (%s)",
-					c->geo_paired ? "paired by block" : "independent points");
+		strbuf_addf(out, " (%s): %s%s",
+					c->geo_paired ? "paired by block" : "independent points",
+					cmp_verdict_name(c->geo_verdict),
+					r->opts.on_geomean ? ", gated" : "");
 	}
-	(void) r;
 }
 
 static void
@@ -394,6 +395,8 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 	strbuf_add_json_str(out, l->a);
 	strbuf_addstr(out, ",\n  \"candidate\": ");
 	strbuf_add_json_str(out, l->b);
+	strbuf_addf(out, ",\n  \"gated_on\": \"%s\"",
+				o->on_geomean ? "geomean" : "points");
 	strbuf_addf(out,
 				",\n  \"metric\": \"%s\",\n  \"higher_is_better\": %s,\n"
 				"  \"margin\": %.4f,\n  \"confidence\": %.4f,\n"
@@ -430,8 +433,13 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		json_num(out, c->geo_lo, "%.6f");
 		strbuf_addstr(out, ", \"hi\": ");
 		json_num(out, c->geo_hi, "%.6f");
-		strbuf_addf(out, ", \"paired\": %s},\n     \"points\": [",
+		strbuf_addf(out, ", \"paired\": %s, \"p_regression\": ",
 					c->geo_paired ? "true" : "false");
+		json_num(out, c->geo_p_regression, "%.6g");
+		strbuf_addstr(out, ", \"p_no_regression\": ");
+		json_num(out, c->geo_p_no_regression, "%.6g");
+		strbuf_addf(out, ", \"verdict\": \"%s\"},\n     \"points\": [",
+					cmp_verdict_name(c->geo_verdict));
 		for (int i = 0; i < r->npoints; i++)
 		{
 			const struct cmp_point *p = &r->points[i];
@@ -514,39 +522,87 @@ cmp_xml_escape(struct strbuf *out, const char *s)
 		}
 }
 
+/* One <testcase>: a failure for REGRESSION, skipped when undecided. */
+static void
+junit_case(struct strbuf *out, const char *recipe, const char *workload,
+		   const char *name, enum cmp_verdict v, bool gated, const char *msg)
+{
+	strbuf_addstr(out, "    <testcase classname=\"");
+	cmp_xml_escape(out, recipe);
+	strbuf_addch(out, '.');
+	cmp_xml_escape(out, workload);
+	strbuf_addstr(out, "\" name=\"");
+	cmp_xml_escape(out, name);
+	if (gated && v == CMP_REGRESSION)
+		strbuf_addstr(out,
+					  "\">\n      <failure type=\"regression\" message=\"");
+	else if (gated && (v == CMP_INCONCLUSIVE || v == CMP_MISSING))
+		strbuf_addstr(out, "\">\n      <skipped message=\"");
+	else
+		strbuf_addstr(out, "\">\n      <system-out>");
+	cmp_xml_escape(out, msg);
+	if (gated && v != CMP_SAME && v != CMP_FASTER && v != CMP_IMPROVED)
+		strbuf_addstr(out, "\"/>\n    </testcase>\n");
+	else
+		strbuf_addstr(out, "</system-out>\n    </testcase>\n");
+}
+
 static void
 render_junit(struct strbuf *out, const struct cmp_result *r,
 			 const struct cmp_labels *l)
 {
 	const char *recipe = l->recipe ? l->recipe : "compare";
-	struct strbuf msg = STRBUF_INIT;
+	bool geo = r->opts.on_geomean;
+	struct strbuf msg = STRBUF_INIT, name = STRBUF_INIT;
 	double theta = cmp_metric_higher_is_better(r->opts.metric)
 					   ? 1 - r->opts.margin
 					   : 1 + r->opts.margin;
+	int tests = 0, failures = 0, skipped = 0;
 
+	for (int ci = 0; ci < r->ncurves; ci++)
+	{
+		enum cmp_verdict v = r->curves[ci].geo_verdict;
+
+		tests += geo ? 1 : 0;
+		failures += geo && v == CMP_REGRESSION;
+		skipped += geo && (v == CMP_INCONCLUSIVE || v == CMP_MISSING);
+	}
+	tests += r->npoints;
+	if (!geo)
+	{
+		failures = r->nregressions;
+		skipped = r->ninconclusive + r->nmissing;
+	}
 	strbuf_addstr(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	strbuf_addf(out,
 				"<testsuites name=\"pgcliff gate\" tests=\"%d\" "
 				"failures=\"%d\" skipped=\"%d\">\n",
-				r->npoints, r->nregressions, r->ninconclusive + r->nmissing);
+				tests, failures, skipped);
 	for (int ci = 0; ci < r->ncurves; ci++)
 	{
 		const struct cmp_curve *c = &r->curves[ci];
-		int fail = 0, skip = 0;
+		int n = geo ? 1 : 0, fail = 0, skip = 0;
 
+		if (geo)
+		{
+			fail = c->geo_verdict == CMP_REGRESSION;
+			skip = c->geo_verdict == CMP_INCONCLUSIVE ||
+				   c->geo_verdict == CMP_MISSING;
+		}
 		for (int i = 0; i < r->npoints; i++)
 			if (strcmp(r->points[i].workload, c->workload) == 0)
 			{
-				fail += r->points[i].verdict == CMP_REGRESSION;
-				skip += r->points[i].verdict == CMP_INCONCLUSIVE ||
-						r->points[i].verdict == CMP_MISSING;
+				n++;
+				fail += !geo && r->points[i].verdict == CMP_REGRESSION;
+				skip += !geo && (r->points[i].verdict == CMP_INCONCLUSIVE ||
+								 r->points[i].verdict == CMP_MISSING);
 			}
 		strbuf_addstr(out, "  <testsuite name=\"");
 		cmp_xml_escape(out, recipe);
 		strbuf_addch(out, '.');
 		cmp_xml_escape(out, c->workload);
 		strbuf_addf(out, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
-					c->npoints, fail, skip);
+					n, fail, skip);
 		strbuf_addstr(
 			out,
 			"    <properties>\n      <property name=\"baseline\" value=\"");
@@ -555,6 +611,19 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 					  "\"/>\n      <property name=\"candidate\" value=\"");
 		cmp_xml_escape(out, l->b);
 		strbuf_addstr(out, "\"/>\n    </properties>\n");
+		if (geo)
+		{
+			strbuf_reset(&msg);
+			strbuf_addf(&msg, "%s: B/A %.3f ",
+						cmp_verdict_name(c->geo_verdict), c->geo_ratio);
+			add_interval(&msg, c->geo_lo, c->geo_hi);
+			strbuf_addf(&msg, ", bound %.3f", theta);
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s geometric mean over the sweep",
+						cmp_metric_name(r->opts.metric));
+			junit_case(out, recipe, c->workload, name.buf, c->geo_verdict,
+					   true, msg.buf);
+		}
 		for (int i = 0; i < r->npoints; i++)
 		{
 			const struct cmp_point *p = &r->points[i];
@@ -569,38 +638,18 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 				add_interval(&msg, p->r.lo, p->r.hi);
 				strbuf_addf(&msg, ", bound %.3f", theta);
 			}
-			strbuf_addstr(out, "    <testcase classname=\"");
-			cmp_xml_escape(out, recipe);
-			strbuf_addch(out, '.');
-			cmp_xml_escape(out, c->workload);
-			strbuf_addf(out, "\" name=\"%s%s%s at %d clients\"",
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s%s%s at %d clients",
 						cmp_metric_name(r->opts.metric), p->window ? " " : "",
 						p->window ? p->window : "", p->clients);
-			if (p->verdict == CMP_REGRESSION)
-			{
-				strbuf_addstr(
-					out, ">\n      <failure type=\"regression\" message=\"");
-				cmp_xml_escape(out, msg.buf);
-				strbuf_addstr(out, "\"/>\n    </testcase>\n");
-			}
-			else if (p->verdict == CMP_INCONCLUSIVE ||
-					 p->verdict == CMP_MISSING)
-			{
-				strbuf_addstr(out, ">\n      <skipped message=\"");
-				cmp_xml_escape(out, msg.buf);
-				strbuf_addstr(out, "\"/>\n    </testcase>\n");
-			}
-			else
-			{
-				strbuf_addstr(out, ">\n      <system-out>");
-				cmp_xml_escape(out, msg.buf);
-				strbuf_addstr(out, "</system-out>\n    </testcase>\n");
-			}
+			junit_case(out, recipe, c->workload, name.buf, p->verdict, !geo,
+					   msg.buf);
 		}
 		strbuf_addstr(out, "  </testsuite>\n");
 	}
 	strbuf_addstr(out, "</testsuites>\n");
 	strbuf_release(&msg);
+	strbuf_release(&name);
 }
 
 void

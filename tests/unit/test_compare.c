@@ -72,7 +72,7 @@ test_verdicts(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[64], b[64];
 	int n = make_samples(a, b, 7, 7, 4);
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true};
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, false};
 	struct cmp_result r;
 	struct cmp_labels l = {"run 7, variant locks8", "run 7, variant locks64",
 						   "xloginsert_locks"};
@@ -129,7 +129,8 @@ test_verdicts(const char *golden_dir, bool update)
 	/* the same data from different runs: unpaired, same verdicts here */
 	make_samples(a, b, 7, 8, 4);
 	compare_samples(a, n, b, n,
-					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false}, &r);
+					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false, false},
+					&r);
 	CHECK(!r.points[1].paired);
 	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
 	CHECK(!r.curves[0].geo_paired);
@@ -166,7 +167,7 @@ test_windows(const char *golden_dir, bool update)
 	const double tps_a[] = {16000, 20000, 8000, 19800};
 	const double tps_b[] = {17500, 20000, 14000, 19900};
 	const double rec_b[NBLOCKS] = {5, 4, 6, -1, 5};
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true};
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, false};
 	struct cmp_labels l = {"run 3, variant kax32", "run 3, variant kax1024",
 						   "kax_compress"};
 	struct cmp_result r;
@@ -232,14 +233,53 @@ test_recovery(void)
 			   2, 0);
 }
 
+/*
+ * Gating on the geometric mean: every point drops 10 % under noise that
+ * leaves each point undecided, but averages out over the sweep.
+ */
+static void
+test_geomean_gate(const char *golden_dir, bool update)
+{
+	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, true};
+	struct cmp_labels l = {"run 5, variant a", "run 5, variant slow",
+						   "txid_current"};
+	struct cmp_result r;
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	for (int p = 0; p < 4; p++)
+		for (int k = 0; k < NBLOCKS; k++, n++)
+		{
+			a[n] = sample("txid", 1 << p, 5, k, 1000, 1000);
+			b[n] = sample("txid", 1 << p, 5, k,
+						  900 * noise_wide[(k + p) % NBLOCKS], 900);
+		}
+	compare_samples(a, n, b, n, &o, &r);
+	CHECK_INT(r.nregressions, 0);
+	CHECK_INT(r.ninconclusive, 4);
+	CHECK_INT(r.curves[0].geo_verdict, CMP_REGRESSION);
+	CHECK(r.curves[0].geo_hi < 0.97);
+	CHECK_INT(r.outcome, CMP_OUTCOME_REGRESSION);
+	compare_render(&sb, &r, &l, CMP_FORMAT_JUNIT);
+	golden(golden_dir, "compare_geomean.junit.xml", sb.buf, update);
+	strbuf_release(&sb);
+	compare_result_free(&r);
+	/* the same data gated per point: nothing decided */
+	o.on_geomean = false;
+	compare_samples(a, n, b, n, &o, &r);
+	CHECK_INT(r.outcome, CMP_OUTCOME_INCONCLUSIVE);
+	compare_result_free(&r);
+}
+
 /* Latencies: lower is better, so B 20 % higher is the regression. */
 static void
 test_latency(void)
 {
 	struct cmp_sample a[NBLOCKS], b[NBLOCKS];
 	struct cmp_result r;
-	struct cmp_opts o = {CMP_P99, cmp_metric_default_margin(CMP_P99), 0.95, 1,
-						 true};
+	struct cmp_opts o = {
+		CMP_P99, cmp_metric_default_margin(CMP_P99), 0.95, 1, true, false};
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
@@ -267,7 +307,7 @@ test_holm(void)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
 	struct cmp_result r;
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true};
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true, false};
 	/* a drop to 0.925 with ~3 % noise: decided alone, not among 4 */
 	const double nb[NBLOCKS] = {0.96, 1.03, 0.99, 1.02, 0.97};
 	double p_alone;
@@ -445,6 +485,7 @@ main(int argc, char **argv)
 	test_verdicts(argv[1], update);
 	test_windows(argv[1], update);
 	test_recovery();
+	test_geomean_gate(argv[1], update);
 	test_latency();
 	test_holm();
 	test_pvalues_agree_with_interval();
