@@ -717,6 +717,7 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 	bool has_maxconn = false;
 	char maxconn[32];
 	char bindir[1024];
+	char short_name[17];
 	struct cluster_opts co;
 
 	t->sv.name = v->name;
@@ -771,7 +772,9 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 	co.bindir = bindir;
 	co.os_user =
 		rs->o.os_user ? rs->o.os_user : (geteuid() == 0 ? "postgres" : NULL);
-	co.name = v->name;
+	/* the name goes into the socket's path: keep it short */
+	snprintf(short_name, sizeof(short_name), "%.16s", v->name);
+	co.name = short_name;
 	co.gucs = gucs;
 	co.ngucs = ngucs;
 	t->cluster = cluster_create(&co, err);
