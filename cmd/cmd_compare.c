@@ -36,7 +36,7 @@ static int gate_fn(int argc, char **argv);
 	"options:\n"                                                                 \
 	"      --metric M          tps (default: the recipe's measure:),\n"          \
 	"                          latency_avg, p50, p90, p95, p99, p999, max\n"     \
-	"      --max-regression P  the margin: 3% for tps, 5% for latencies\n"     \
+	"      --max-regression P  the margin: 3% for tps, 5% for latencies\n"       \
 	"      --workload W        only this workload (default: the measure's)\n"    \
 	"      --points LIST       only these client counts, e.g. 1,4,16\n"          \
 	"      --on points|geomean the verdict from every point (default), or\n"     \
@@ -576,10 +576,20 @@ stored_recipe(struct store *st, int64_t run_id)
 	struct pgc_error err;
 	struct recipe *r;
 
+	struct store_run_row run;
+
 	error_clear(&err);
 	if (store_get_recipe_text(st, run_id, &text, &err) < 0 || text == NULL)
 		return NULL;
-	r = recipe_load_text("(stored recipe)", text, &err);
+	/* its path, so that file: scripts beside it still resolve */
+	if (store_get_run(st, run_id, &run, &err) < 0)
+	{
+		free(text);
+		return NULL;
+	}
+	r = recipe_load_text(run.recipe_path ? run.recipe_path : "(stored recipe)",
+						 text, &err);
+	store_run_row_release(&run);
 	free(text);
 	return r;
 }
