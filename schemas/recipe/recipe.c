@@ -1224,6 +1224,22 @@ recipe_sweep_jobs(const struct recipe *r, int i, int clients)
 	return jobs < clients ? jobs : clients;
 }
 
+/*
+ * Row ROW of a Williams design for N treatments: a Latin square whose rows
+ * put every treatment in every position once and after every other
+ * treatment once (for odd N, over 2N rows: the first N and their
+ * reverses).  N = 2 gives AB, BA.
+ */
+static int
+williams(int n, int row, int pos)
+{
+	int r = row % (n % 2 ? 2 * n : n);
+	int j = r >= n ? n - 1 - pos : pos; /* odd N: the reversed rows */
+	int base = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : n - j / 2;
+
+	return (base + r % n) % n;
+}
+
 int
 recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 			struct recipe_plan_step **steps)
@@ -1258,7 +1274,7 @@ recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 		}
 		for (int k = 0; k < nvariants; k++)
 		{
-			int v = b % 2 == 0 ? k : nvariants - 1 - k;
+			int v = williams(nvariants, b, k);
 
 			for (int i = 0; i < nsweep; i++)
 				(*steps)[n++] = (struct recipe_plan_step){b, v, perm[i]};

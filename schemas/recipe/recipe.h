@@ -171,10 +171,12 @@ struct recipe_plan_step
 /*
  * The order a run measures its points in.  One variant: sweep points in
  * order, each repeated BLOCKS times in a row (the order of the seeds).
- * Several variants: counterbalanced blocks, one per repeat: block b runs
- * the variants forward when b is even and backward when it is odd (AB, BA,
- * AB, ...), and within a block the sweep points are in a random order drawn
- * from SEED (the same order for every variant of the block).  Returns the
+ * Several variants: counterbalanced blocks, one per repeat, the variants of
+ * block b in row b of a Williams design (AB, BA, AB, ... for two; for more,
+ * every variant takes every position and follows every other equally
+ * often, so neither drift nor what one variant leaves behind for the next
+ * favours a side), and within a block the sweep points in a random order
+ * drawn from SEED (the same for every variant of the block).  Returns the
  * number of steps (NVARIANTS * NSWEEP * BLOCKS); the caller frees *STEPS.
  */
 int recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,

@@ -38,7 +38,7 @@ want=$(awk '/^  block / { printf "%s %s", $2, $3; for (i = 5; i <= NF; i++) prin
 got=$(sql "SELECT repeat_idx + 1, variant, clients FROM point WHERE run_id = $run ORDER BY order_idx" |
 	awk -F'|' '{ k = $1 " " $2; if (k != last) { if (NR > 1) print line; line = k; last = k } line = line " " $3 } END { print line }')
 check_eq "order = explain's plan" "$got" "$want"
-check_eq "blocks counterbalanced" "$(sql "SELECT group_concat(variant) FROM (SELECT DISTINCT repeat_idx, variant FROM point WHERE run_id = $run ORDER BY min(order_idx) OVER (PARTITION BY repeat_idx, variant))")" "base,delay,wm,wm,delay,base"
+check_eq "blocks counterbalanced" "$(sql "SELECT group_concat(variant) FROM (SELECT DISTINCT repeat_idx, variant FROM point WHERE run_id = $run ORDER BY min(order_idx) OVER (PARTITION BY repeat_idx, variant))")" "base,delay,wm,delay,wm,base"
 check_eq "plan and seed stored" "$(sql "SELECT plan LIKE '{\"version\": 1, \"seed\": 42, \"restart\": \"block\"%' FROM run WHERE id = $run")" 1
 check_eq "delay's settings" "$(sql "SELECT settings LIKE '%\"commit_delay\": \"10\"%' FROM variant WHERE run_id = $run AND name = 'delay'")" 1
 check_eq "wm's settings" "$(sql "SELECT settings LIKE '%\"work_mem\": \"8192\"%' FROM variant WHERE run_id = $run AND name = 'wm'")" 1

@@ -99,6 +99,83 @@ check_bad(const char *path)
 	free(text);
 }
 
+/*
+ * The plan: every block holds every variant once with one order of the
+ * points; over a full cycle of blocks (N for even N, 2N for odd) each
+ * variant takes each position equally often and follows each other
+ * variant equally often (a Williams design); two variants alternate AB, BA.
+ */
+static void
+test_plan(void)
+{
+	struct recipe_plan_step *st;
+	int n;
+
+	for (int nv = 2; nv <= 7; nv++)
+	{
+		int cycle = nv % 2 ? 2 * nv : nv;
+		int pos[8][8] = {{0}}, follows[8][8] = {{0}};
+
+		n = recipe_plan(nv, 3, cycle, 42, &st);
+		CHECK_INT(n, nv * 3 * cycle);
+		for (int b = 0; b < cycle; b++)
+		{
+			const struct recipe_plan_step *blk = &st[b * nv * 3];
+			int seen = 0;
+
+			for (int k = 0; k < nv; k++)
+			{
+				int v = blk[k * 3].variant;
+
+				seen |= 1 << v;
+				pos[v][k]++;
+				if (k > 0)
+					follows[blk[(k - 1) * 3].variant][v]++;
+				for (int i = 0; i < 3; i++)
+				{
+					CHECK_INT(blk[k * 3 + i].block, b);
+					CHECK_INT(blk[k * 3 + i].variant, v);
+					CHECK_INT(blk[k * 3 + i].sweep, blk[i].sweep);
+				}
+			}
+			CHECK_INT(seen, (1 << nv) - 1);
+		}
+		for (int v = 0; v < nv; v++)
+			for (int w = 0; w < nv; w++)
+			{
+				CHECK_INT(pos[v][w], cycle / nv);
+				if (v != w)
+					CHECK_INT(follows[v][w], cycle / nv);
+			}
+		free(st);
+	}
+	/* two variants: AB, BA, AB */
+	n = recipe_plan(2, 1, 3, 7, &st);
+	CHECK_INT(n, 6);
+	CHECK_INT(st[0].variant * 100000 + st[1].variant * 10000 +
+				  st[2].variant * 1000 + st[3].variant * 100 +
+				  st[4].variant * 10 + st[5].variant,
+			  11001); /* 01 10 01 */
+	free(st);
+	/* the same seed, the same plan; one variant: points in order, repeats
+	 * in a row */
+	{
+		struct recipe_plan_step *a, *b;
+
+		recipe_plan(3, 5, 4, 99, &a);
+		recipe_plan(3, 5, 4, 99, &b);
+		CHECK(memcmp(a, b, 60 * sizeof(*a)) == 0);
+		free(a);
+		free(b);
+		n = recipe_plan(1, 2, 2, 99, &a);
+		CHECK_INT(a[0].sweep * 1000 + a[1].sweep * 100 + a[2].sweep * 10 +
+					  a[3].sweep,
+				  11);
+		CHECK_INT(a[1].block, 1);
+		free(a);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -197,5 +274,6 @@ main(int argc, char **argv)
 		CHECK_STR(r->measure_metric, "p99");
 		recipe_free(r);
 	}
+	test_plan();
 	TEST_MAIN_END("test_recipe");
 }
