@@ -138,3 +138,8 @@ awk -v h="$half" -v full="$repeats" '$1 == "a_again" && $6 != "" {
 	}' "$tmp/points.txt" | sort -k2,2n -k4,4n
 cp "$tmp/gates.txt" "${TMPDIR:-/tmp}/gate_accuracy_gates.txt"
 echo "(every gate's output: ${TMPDIR:-/tmp}/gate_accuracy_gates.txt)"
+if [ -z "${ACCURACY_DB:-}" ]; then
+	"$pgcliff" list >/dev/null # the last writer checkpoints the WAL
+	cp "$PGCLIFF_DB" "${TMPDIR:-/tmp}/gate_accuracy.db"
+	echo "(the runs: ${TMPDIR:-/tmp}/gate_accuracy.db; ACCURACY_DB=that file judges them again)"
+fi
