@@ -51,7 +51,6 @@ const struct cmd cmd_history = {
 };
 
 #define HISTORY_SEED 5432
-#define MAX_CHANGES  64
 
 struct run_info
 {
