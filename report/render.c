@@ -148,9 +148,13 @@ add_header_line(struct strbuf *out, const struct cmp_result *r)
 static void
 add_summary(struct strbuf *out, const struct cmp_result *r)
 {
-	strbuf_addf(out, "%s: %d regression%s, %d inconclusive",
-				outcome_name(r->outcome), r->nregressions,
-				r->nregressions == 1 ? "" : "s", r->ninconclusive);
+	strbuf_addf(out, "%s%s: %d regression%s, %d inconclusive",
+				outcome_name(r->outcome),
+				r->opts.on_geomean ? " (gated on the geometric mean over the "
+									 "sweep); points"
+								   : "",
+				r->nregressions, r->nregressions == 1 ? "" : "s",
+				r->ninconclusive);
 	if (r->nmissing)
 		strbuf_addf(out, ", %d missing on one side", r->nmissing);
 	strbuf_addf(out, " of %d point%s", r->npoints, r->npoints == 1 ? "" : "s");

@@ -263,6 +263,9 @@ test_geomean_gate(const char *golden_dir, bool update)
 	CHECK_INT(r.outcome, CMP_OUTCOME_REGRESSION);
 	compare_render(&sb, &r, &l, CMP_FORMAT_JUNIT);
 	golden(golden_dir, "compare_geomean.junit.xml", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_render(&sb, &r, &l, CMP_FORMAT_TEXT);
+	golden(golden_dir, "compare_geomean.txt", sb.buf, update);
 	strbuf_release(&sb);
 	compare_result_free(&r);
 	/* the same data gated per point: nothing decided */
