@@ -24,6 +24,8 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 			   enum cmp_metric m, const struct history_opts *ho,
 			   const struct history_series *ss, int ns)
 {
+	/* tps with one decimal, milliseconds with three */
+	int decimals = m == CMP_TPS ? 1 : 3;
 	int total = 0;
 
 	for (int i = 0; i < ns; i++)
@@ -120,11 +122,12 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 				if (s->changes[k].index == j)
 					mark = "<- change";
 			if (f == CMP_FORMAT_MARKDOWN)
-				strbuf_addf(out, "| %" PRId64 " | %s | %.6g | %s |\n",
-							s->runs[j], s->started[j], s->values[j], mark);
+				strbuf_addf(out, "| %" PRId64 " | %s | %.*f | %s |\n",
+							s->runs[j], s->started[j], decimals, s->values[j],
+							mark);
 			else
-				strbuf_addf(out, "%8" PRId64 "  %-20s %12.6g%s%s\n",
-							s->runs[j], s->started[j], s->values[j],
+				strbuf_addf(out, "%8" PRId64 "  %-20s %12.*f%s%s\n",
+							s->runs[j], s->started[j], decimals, s->values[j],
 							mark[0] ? "  " : "", mark);
 		}
 	}
