@@ -76,6 +76,12 @@ bool cmd_parse_count(const char *text, int max, int *out);
  */
 bool cmd_parse_count_list(const char *text, int max, int **out, int *n);
 
+/*
+ * Parse TEXT as a fraction: "3%" or "0.03" into *OUT; false on anything
+ * else.  The caller checks the range.
+ */
+bool cmd_parse_fraction(const char *text, double *out);
+
 /* True when argv has -h or --help: the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);
 

@@ -207,26 +207,6 @@ struct compare_opts
 };
 
 static int
-parse_percent(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno)
-		return -1;
-	if (*end == '%' && end[1] == '\0')
-		v /= 100;
-	else if (*end != '\0')
-		return -1;
-	if (!(v > 0 && v < 1))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
 parse_compare_options(const struct cmd *c, int argc, char **argv,
 					  struct compare_opts *o)
 {
@@ -266,7 +246,8 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 				o->metric_set = true;
 				break;
 			case 2:
-				if (parse_percent(optarg, &o->margin) < 0)
+				if (!cmd_parse_fraction(optarg, &o->margin) ||
+					!(o->margin > 0 && o->margin < 1))
 					return cmd_usage_error(
 						c, "invalid margin \"%s\" (want e.g. 3%% or 0.03)",
 						optarg);

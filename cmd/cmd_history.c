@@ -4,7 +4,6 @@
  * run order, with the change points report/history finds.  For triage,
  * not for gating: the exit code does not depend on what it finds.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -164,7 +163,7 @@ history_fn(int argc, char **argv)
 	struct history_series *ss = NULL;
 	struct run_info *ri = NULL;
 	struct pgc_error err;
-	char path[1024], *end;
+	char path[1024];
 	struct strbuf out = STRBUF_INIT;
 
 	if (cmd_wants_help(c, argc, argv))
@@ -198,13 +197,8 @@ history_fn(int argc, char **argv)
 										 optarg);
 				break;
 			case 5:
-				errno = 0;
-				ho.min_change = strtod(optarg, &end);
-				if (*end == '%' && end[1] == '\0')
-					ho.min_change /= 100;
-				else if (*end)
-					ho.min_change = -1;
-				if (errno || !(ho.min_change >= 0 && ho.min_change < 10))
+				if (!cmd_parse_fraction(optarg, &ho.min_change) ||
+					!(ho.min_change >= 0 && ho.min_change < 10))
 					rc = cmd_usage_error(c, "invalid --min-change \"%s\"",
 										 optarg);
 				break;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,4 +207,22 @@ cmd_parse_count_list(const char *text, int max, int **out, int *n)
 		p = *end ? end + 1 : end;
 	}
 	return *n > 0;
+}
+
+bool
+cmd_parse_fraction(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v))
+		return false;
+	if (*end == '%' && end[1] == '\0')
+		v /= 100;
+	else if (*end != '\0')
+		return false;
+	*out = v;
+	return true;
 }

@@ -44,16 +44,15 @@ set_guc(struct variant *v, const char *name, const char *value,
 	g->from_variant = from_variant;
 }
 
+/* The first LEN bytes of S as a name, by the recipe's rule. */
 static bool
 variant_name_ok(const char *s, size_t len)
 {
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-			  (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return false;
-	return true;
+	char *name = xstrndup(s, len);
+	bool ok = recipe_is_name(name);
+
+	free(name);
+	return ok;
 }
 
 static int

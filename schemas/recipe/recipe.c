@@ -284,8 +284,8 @@ parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
 	return 0;
 }
 
-static bool
-is_identifier(const char *s)
+bool
+recipe_is_name(const char *s)
 {
 	if (!(isalpha((unsigned char) s[0]) || s[0] == '_'))
 		return false;
@@ -537,7 +537,7 @@ parse_windows(struct loader *ld, const yaml_node_t *node)
 		yaml_node_t *v = node_at(ld, pr->value);
 		struct recipe_window *w = &r->windows[r->nwindows];
 
-		if (!is_identifier(scalar(k)))
+		if (!recipe_is_name(scalar(k)))
 			return fail(
 				ld, k, "invalid window name \"%s\" (letters, digits, _ and -)",
 				scalar(k));
@@ -581,7 +581,7 @@ parse_variants(struct loader *ld, const yaml_node_t *node)
 		yaml_node_t *k = node_at(ld, pr->key);
 		struct recipe_variant *v = &r->variants[r->nvariants++];
 
-		if (!is_identifier(scalar(k)))
+		if (!recipe_is_name(scalar(k)))
 			return fail(
 				ld, k,
 				"invalid variant name \"%s\" (letters, digits, _ and -)",
@@ -624,7 +624,7 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	w->jobs = 1;
 	w->target = xstrdup("primary");
 	w->protocol = RECIPE_PROTO_SIMPLE;
-	if (!is_identifier(w->name))
+	if (!recipe_is_name(w->name))
 		return fail(ld, key, "invalid workload name \"%s\"", w->name);
 	snprintf(ctx, sizeof(ctx), "in workload '%s'", w->name);
 	if (expect_mapping(ld, node, "a workload") < 0)
@@ -952,7 +952,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 	}
 	if (expect_scalar(ld, v, "'recipe'") < 0)
 		return -1;
-	if (!is_identifier(scalar(v)))
+	if (!recipe_is_name(scalar(v)))
 		return fail(ld, v,
 					"invalid recipe name \"%s\" (letters, digits, _ and -)",
 					scalar(v));

@@ -152,6 +152,12 @@ extern const char *const recipe_metrics[];
  */
 int recipe_sweep_jobs(const struct recipe *r, int i, int clients);
 
+/*
+ * Whether S is a valid name of a recipe, workload, variant or window:
+ * a letter or _, then letters, digits, _ and -.
+ */
+bool recipe_is_name(const char *s);
+
 /* Whether NAME is a valid server setting name, as `server:` checks it. */
 bool recipe_guc_name_ok(const char *name);
 
