@@ -384,6 +384,7 @@ add_window_samples(struct store *st, struct side *sd,
 	int n = 0;
 	double *tps, before = NAN;
 	const struct recipe_window *during = NULL;
+	struct cmp_sample *during_s = NULL;
 
 	if (store_get_series(st, p->id, &rows, &n, err) < 0)
 	{
@@ -406,11 +407,14 @@ add_window_samples(struct store *st, struct side *sd,
 			sum += tps[k];
 		if (strcmp(rw->name, "before") == 0)
 			before = sum / (rw->end_s - rw->start_s);
-		if (strcmp(rw->name, "during") == 0)
-			during = rw;
 		if (!(sum > 0))
 			continue;
 		s = &sd->samples[sd->nsamples++];
+		if (strcmp(rw->name, "during") == 0)
+		{
+			during = rw;
+			during_s = s;
+		}
 		memset(s, 0, sizeof(*s));
 		s->workload = p->workload;
 		s->clients = p->clients;
@@ -421,12 +425,10 @@ add_window_samples(struct store *st, struct side *sd,
 		s->window_order = w;
 		s->recovery_s = NAN;
 	}
-	/* the recovery, on the "during" sample just added */
-	if (during && !isnan(before))
-		for (int i = sd->nsamples - 1; i >= 0 && sd->samples[i].window; i--)
-			if (sd->samples[i].window == during->name)
-				sd->samples[i].recovery_s =
-					cmp_recovery_seconds(tps, n, during->end_s, before);
+	/* the recovery after "during", against "before" (in any order) */
+	if (during_s && !isnan(before))
+		during_s->recovery_s =
+			cmp_recovery_seconds(tps, n, during->end_s, before);
 	free(tps);
 	free(rows);
 	return 0;

@@ -141,33 +141,30 @@ collect_keys(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	return keys;
 }
 
-/*
- * Values of side S at K into OUT; with PAIR (the other side), only those
- * whose (run, block) the other side has too, in the same order on both
- * sides (sorted by run, then block).
- */
+/* Values of side S at K into OUT. */
 static int
-gather(const struct cmp_sample *s, int ns, const struct cmp_sample *other,
-	   int nother, const struct key *k, bool pair, double *out)
+gather(const struct cmp_sample *s, int ns, const struct key *k, double *out)
 {
 	int n = 0;
 
 	for (int i = 0; i < ns; i++)
-	{
-		bool has = !pair;
-
-		if (!at_key(&s[i], k))
-			continue;
-		for (int j = 0; j < nother && !has; j++)
-			has = at_key(&other[j], k) && other[j].run_id == s[i].run_id &&
-				  other[j].block == s[i].block;
-		if (has)
+		if (at_key(&s[i], k))
 			out[n++] = s[i].value;
-	}
 	return n;
 }
 
-/* gather() in (run, block) order so that pairs line up. */
+/* The value of side S at K in block BLOCK of run RUN, NAN when none. */
+static double
+value_at(const struct cmp_sample *s, int ns, const struct key *k, int64_t run,
+		 int block)
+{
+	for (int i = 0; i < ns; i++)
+		if (s[i].run_id == run && s[i].block == block && at_key(&s[i], k))
+			return s[i].value;
+	return NAN;
+}
+
+/* The pairs at K: A's values and B's of the same (run, block). */
 static int
 gather_pairs(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			 int nb, const struct key *k, double *va, double *vb)
@@ -176,16 +173,16 @@ gather_pairs(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 
 	for (int i = 0; i < na; i++)
 	{
+		double v;
+
 		if (!at_key(&a[i], k))
 			continue;
-		for (int j = 0; j < nb; j++)
-			if (at_key(&b[j], k) && b[j].run_id == a[i].run_id &&
-				b[j].block == a[i].block)
-			{
-				va[n] = a[i].value;
-				vb[n++] = b[j].value;
-				break;
-			}
+		v = value_at(b, nb, k, a[i].run_id, a[i].block);
+		if (!isnan(v))
+		{
+			va[n] = a[i].value;
+			vb[n++] = v;
+		}
 	}
 	return n;
 }
@@ -205,9 +202,9 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	p->window_order = k->window_order;
 	p->clients = k->clients;
 	p->more_repeats = -1;
-	p->na = gather(a, na, b, nb, k, false, va);
+	p->na = gather(a, na, k, va);
 	p->median_a = p->na ? report_median(va, p->na) : NAN;
-	p->nb = gather(b, nb, a, na, k, false, vb);
+	p->nb = gather(b, nb, k, vb);
 	p->median_b = p->nb ? report_median(vb, p->nb) : NAN;
 	if (p->na == 0 || p->nb == 0)
 	{
@@ -226,8 +223,8 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	}
 	else
 	{
-		p->na = gather(a, na, b, nb, k, false, va);
-		p->nb = gather(b, nb, a, na, k, false, vb);
+		p->na = gather(a, na, k, va);
+		p->nb = gather(b, nb, k, vb);
 		stats_ratio_test(va, p->na, vb, p->nb, false, o->conf, o->seed, theta,
 						 &p->r);
 	}
@@ -405,19 +402,13 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			{
 				const struct cmp_point *pt = &res->points[p];
 				struct key k = {pt->workload, NULL, pt->clients, 0};
-				double va = NAN, vb = NAN;
+				double va, vb;
 
 				if (pt->verdict == CMP_MISSING || pt->window ||
 					strcmp(pt->workload, c->workload) != 0)
 					continue;
-				for (int x = 0; x < na; x++)
-					if (at_key(&a[x], &k) && a[x].run_id == a[i].run_id &&
-						a[x].block == a[i].block)
-						va = a[x].value;
-				for (int x = 0; x < nb; x++)
-					if (at_key(&b[x], &k) && b[x].run_id == a[i].run_id &&
-						b[x].block == a[i].block)
-						vb = b[x].value;
+				va = value_at(a, na, &k, a[i].run_id, a[i].block);
+				vb = value_at(b, nb, &k, a[i].run_id, a[i].block);
 				if (isnan(va) || isnan(vb) || va <= 0 || vb <= 0)
 					break;
 				la += log(va);
