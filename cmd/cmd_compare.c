@@ -509,8 +509,8 @@ make_label(struct side *sd)
 
 /* `compare 12` with two variants in run 12: A its first, B its second. */
 static int
-split_run(struct store *st, const struct compare_opts *o, struct side *a,
-		  struct side *b, struct pgc_error *err)
+split_run(struct store *st, struct side *a, struct side *b,
+		  struct pgc_error *err)
 {
 	struct store_variant_row *vars;
 	int nvars;
@@ -544,7 +544,6 @@ split_run(struct store *st, const struct compare_opts *o, struct side *a,
 	b->sel = a->sel;
 	a->sel.s.variant = a->copy;
 	b->sel.s.variant = b->copy;
-	(void) o;
 	return 0;
 }
 
@@ -621,7 +620,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	{
 		char *keep = a.copy;
 
-		if (split_run(st, &o, &a, &b, &err) < 0)
+		if (split_run(st, &a, &b, &err) < 0)
 			goto fail;
 		free(keep); /* the selector kept only its run id */
 	}
