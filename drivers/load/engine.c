@@ -12,6 +12,7 @@
  */
 #include "engine.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CONNECT_WINDOW 8 /* connection attempts in flight per thread */
@@ -28,15 +30,16 @@
 #define TICK_MS        100          /* longest sleep before checking flags */
 #define GRACE_NS       1000000000LL /* wait for in-flight work after the window */
 #define NCLASSES       ((size_t) 36 * 36) /* SQLSTATE classes: [0-9A-Z]{2} */
-#define PARAM_WIDTH    24                 /* "-9223372036854775808" + NUL */
+#define PARAM_WIDTH    SCRIPT_TEXT_WIDTH
+#define NO_END_NS      (INT64_MAX / 4) /* -t: the window ends when all are done */
 
 /*
  * Client states.
  *
  *   CONNECTING -> CONNECTED -> PREPARING -> READY --(go)--> WAIT <-> (next)
- *                (all threads sync)  (prepared only)  (sync)   |
- *                                                              +-> ROLLBACK
- *   WAIT/ROLLBACK --(window over)--> DONE
+ *                (all threads sync)  (prepared only)  (sync)   |  ^
+ *                                                  ROLLBACK <-+  +-> SLEEP
+ *   WAIT/ROLLBACK/SLEEP --(window over, or -t done)--> DONE
  *   any --(lost connection or script error)--> ABORTED
  */
 enum cstate
@@ -47,6 +50,7 @@ enum cstate
 	CS_PREPARING,
 	CS_READY,
 	CS_WAIT,
+	CS_SLEEP,
 	CS_ROLLBACK,
 	CS_DONE,
 	CS_ABORTED
@@ -66,6 +70,13 @@ struct client
 	bool txn_failed;
 	int fail_class; /* class index of the first error */
 	int64_t txn_start_ns;
+	int64_t ntx;            /* transactions ended (-t) */
+	int64_t sleep_until_ns; /* CS_SLEEP */
+	bool in_pipeline;
+	bool ending_pipeline; /* at \endpipeline: waiting for its sync */
+	int pending_syncs;    /* pipeline syncs sent, not answered yet */
+	int qrynum;           /* results of the current command so far */
+	PGresult *held;       /* \gset: the previous result, until the next */
 	struct script_vars vars;
 	char *param_buf; /* max_params * PARAM_WIDTH */
 	const char **param_values;
@@ -81,7 +92,10 @@ struct thread
 	struct client *clients;
 	int nclients;
 	int epfd;
-	int active; /* clients not DONE/ABORTED */
+	int active;    /* clients not DONE/ABORTED */
+	int nsleeping; /* clients in CS_SLEEP */
+	int nsec_cap;  /* length of the sec_* arrays */
+	int nsec_used; /* seconds with a transaction, -t mode */
 	struct hist *hist;
 	uint64_t txns;
 	uint64_t failures;
@@ -120,6 +134,7 @@ struct engine
 	int64_t window_start_ns;
 	int64_t window_end_ns;
 	int nseconds;
+	bool txmode; /* every workload runs a number of transactions */
 	struct thread *threads;
 	struct pgc_error first_err; /* under mu */
 };
@@ -157,28 +172,6 @@ class_name(int idx, char out[3])
 	out[0] = digits[idx / 36];
 	out[1] = digits[idx % 36];
 	out[2] = '\0';
-}
-
-/* int64 to decimal text, no locale, no allocation; returns OUT. */
-static char *
-format_int64(int64_t v, char *out)
-{
-	char tmp[PARAM_WIDTH];
-	int n = 0;
-	uint64_t u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
-	char *p = out;
-
-	do
-	{
-		tmp[n++] = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*p++ = '-';
-	while (n)
-		*p++ = tmp[--n];
-	*p = '\0';
-	return out;
 }
 
 /* Record the first fatal error of the point and ask everyone to stop. */
@@ -227,23 +220,46 @@ static void
 client_abort(struct thread *t, struct client *c, const char *why)
 {
 	if (t->aborted == 0)
-		snprintf(t->first_error, sizeof(t->first_error), "client %d: %s",
+		snprintf(t->first_error, sizeof(t->first_error), "client %d %.490s",
 				 c->id, why);
 	t->aborted++;
+	if (c->state == CS_SLEEP)
+		t->nsleeping--;
 	if (c->state != CS_DONE && c->state != CS_ABORTED)
 		t->active--;
 	c->state = CS_ABORTED;
+	if (c->held)
+	{
+		PQclear(c->held);
+		c->held = NULL;
+	}
 	if (c->fd >= 0)
 		epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+}
+
+/* pgbench's commandFailed(): "aborted in command N (WHAT) of script 0". */
+static void
+command_failed(struct thread *t, struct client *c, const char *what,
+			   const char *msg, const char *detail)
+{
+	char buf[sizeof(t->first_error) + 64];
+
+	snprintf(buf, sizeof(buf),
+			 "aborted in command %d (%s) of script %d; %s%s%.400s", c->cmd,
+			 what, c->vars.script_index, msg, detail ? ": " : "",
+			 detail ? detail : "");
+	client_abort(t, c, buf);
 }
 
 static void
 client_lost(struct thread *t, struct client *c)
 {
-	char msg[256];
+	char msg[256], buf[300];
 
 	copy_conn_error(msg, sizeof(msg), c->conn);
-	client_abort(t, c, msg[0] ? msg : "connection lost");
+	snprintf(buf, sizeof(buf), "aborted: %s",
+			 msg[0] ? msg : "connection lost");
+	client_abort(t, c, buf);
 }
 
 /* After a send: if libpq could not flush everything, wait for EPOLLOUT. */
@@ -269,19 +285,19 @@ client_send(struct thread *t, struct client *c, int cmdi)
 
 	for (int i = 0; i < cmd->nparams; i++)
 	{
-		int var = cmd->param_vars[i];
+		char *buf = c->param_buf + (size_t) i * PARAM_WIDTH;
 
-		if (!c->vars.isset[var])
+		c->param_values[i] =
+			script_var_text(&c->vars, cmd->param_vars[i], buf);
+		if (c->param_values[i] == NULL)
 		{
 			char msg[256];
 
 			snprintf(msg, sizeof(msg), "undefined variable \"%s\"",
-					 s->var_names[var]);
-			client_abort(t, c, msg);
+					 s->var_names[cmd->param_vars[i]]);
+			command_failed(t, c, "SQL", msg, NULL);
 			return false;
 		}
-		c->param_values[i] = format_int64(
-			c->vars.values[var], c->param_buf + (size_t) i * PARAM_WIDTH);
 	}
 	switch (t->w->protocol)
 	{
@@ -309,8 +325,42 @@ client_send(struct thread *t, struct client *c, int cmdi)
 		client_lost(t, c);
 		return false;
 	}
-	c->state = CS_WAIT;
+	c->qrynum = 0;
 	return true;
+}
+
+/* The per-second slot of time NOW, growing the arrays in -t mode. */
+static int64_t
+second_of(struct thread *t, int64_t now)
+{
+	struct engine *e = t->e;
+	int64_t sec = (now - e->window_start_ns) / 1000000000;
+
+	if (!e->txmode)
+		return sec >= e->nseconds ? e->nseconds - 1 : sec;
+	if (sec >= t->nsec_cap)
+	{
+		int cap = t->nsec_cap;
+
+		while (sec >= cap)
+			cap *= 2;
+		t->sec_txns = xrealloc(t->sec_txns, (size_t) cap * sizeof(uint64_t));
+		t->sec_failures =
+			xrealloc(t->sec_failures, (size_t) cap * sizeof(uint64_t));
+		t->sec_lat_sum_ns =
+			xrealloc(t->sec_lat_sum_ns, (size_t) cap * sizeof(double));
+		t->sec_lat_max_ns =
+			xrealloc(t->sec_lat_max_ns, (size_t) cap * sizeof(uint64_t));
+		for (int i = t->nsec_cap; i < cap; i++)
+		{
+			t->sec_txns[i] = t->sec_failures[i] = t->sec_lat_max_ns[i] = 0;
+			t->sec_lat_sum_ns[i] = 0;
+		}
+		t->nsec_cap = cap;
+	}
+	if (sec + 1 > t->nsec_used)
+		t->nsec_used = (int) sec + 1;
+	return sec;
 }
 
 static void
@@ -321,9 +371,7 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 
 	if (now < e->window_start_ns || now > e->window_end_ns)
 		return;
-	sec = (now - e->window_start_ns) / 1000000000;
-	if (sec >= e->nseconds)
-		sec = e->nseconds - 1;
+	sec = second_of(t, now);
 	if (c->txn_failed)
 	{
 		t->failures++;
@@ -353,10 +401,112 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	}
 }
 
+/* \shell and \setshell, as pgbench's runShellCommand(). */
+static bool
+client_shell(struct thread *t, struct client *c, const struct script_cmd *cmd)
+{
+	const char *what = cmd->kind == SCRIPT_CMD_SHELL ? "shell" : "setshell";
+	char line[SCRIPT_SHELL_SIZE], res[64], *end;
+	FILE *fp;
+	long val;
+	struct script_value v;
+
+	if (!script_shell_line(cmd, &c->vars, line, sizeof(line)))
+	{
+		command_failed(t, c, what, "execution of meta-command failed",
+					   c->vars.errmsg);
+		return false;
+	}
+	if (cmd->kind == SCRIPT_CMD_SHELL)
+	{
+		if (system(line) != 0)
+		{
+			command_failed(t, c, what, "execution of meta-command failed",
+						   "shell: could not launch shell command");
+			return false;
+		}
+		return true;
+	}
+	if ((fp = popen(line, "r")) == NULL)
+	{
+		command_failed(t, c, what, "execution of meta-command failed",
+					   "setshell: could not launch shell command");
+		return false;
+	}
+	if (fgets(res, sizeof(res), fp) == NULL)
+	{
+		pclose(fp);
+		command_failed(t, c, what, "execution of meta-command failed",
+					   "setshell: could not read result of shell command");
+		return false;
+	}
+	pclose(fp);
+	val = strtol(res, &end, 10);
+	while (*end != '\0' && isspace((unsigned char) *end))
+		end++;
+	if (*res == '\0' || *end != '\0')
+	{
+		char msg[128];
+
+		res[strcspn(res, "\n")] = '\0';
+		snprintf(msg, sizeof(msg),
+				 "setshell: shell command must return an integer (not \"%s\")",
+				 res);
+		command_failed(t, c, what, "execution of meta-command failed", msg);
+		return false;
+	}
+	v.type = SV_INT;
+	v.u.i = (int) val; /* pgbench keeps an int */
+	script_var_put_value(&c->vars, cmd->set_var, &v);
+	return true;
+}
+
+/* Evaluate an \if or \elif condition; -1 on error (client aborted). */
+static int
+client_condition(struct thread *t, struct client *c, int cmdi)
+{
+	const struct script *s = t->w->script;
+	struct script_value v;
+
+	c->cmd = cmdi;
+	c->vars.cmd_index = cmdi;
+	if (!script_eval(s, s->cmds[cmdi].expr, &c->vars, &v))
+	{
+		command_failed(t, c,
+					   s->cmds[cmdi].kind == SCRIPT_CMD_IF ? "if" : "elif",
+					   "evaluation of meta-command failed", c->vars.errmsg);
+		return -1;
+	}
+	return script_value_truth(&v) ? 1 : 0;
+}
+
+/* Start the next transaction, or finish: false when the client is done. */
+static bool
+client_next_txn(struct thread *t, struct client *c)
+{
+	int64_t now = clock_now_ns();
+
+	record_txn(t, c, now);
+	c->ntx++;
+	if (now >= t->e->window_end_ns ||
+		(t->e->txmode && c->ntx >= t->w->transactions) ||
+		atomic_load_explicit(&t->e->stop, memory_order_relaxed))
+	{
+		c->state = CS_DONE;
+		t->active--;
+		return false;
+	}
+	c->cmd = 0;
+	c->txn_failed = false;
+	c->fail_class = -1;
+	c->txn_start_ns = now;
+	return true;
+}
+
 /*
- * Run commands from c->cmd until one has to wait for the server.  At the
- * end of the script the transaction is recorded and, while the window
- * lasts, the next one starts at once (closed loop).
+ * Run commands from c->cmd until one has to wait for the server or a
+ * timer.  At the end of the script the transaction is recorded and, while
+ * the window lasts, the next one starts at once (closed loop).
  */
 static void
 client_advance(struct thread *t, struct client *c)
@@ -369,34 +519,161 @@ client_advance(struct thread *t, struct client *c)
 
 		if (c->cmd >= s->ncmds)
 		{
-			int64_t now = clock_now_ns();
+			PGTransactionStatusType ts = PQtransactionStatus(c->conn);
 
-			record_txn(t, c, now);
-			if (now >= t->e->window_end_ns ||
-				atomic_load_explicit(&t->e->stop, memory_order_relaxed))
+			if (c->in_pipeline)
 			{
-				c->state = CS_DONE;
-				t->active--;
+				client_abort(
+					t, c, "aborted: end of script reached with pipeline open");
 				return;
 			}
-			c->cmd = 0;
-			c->txn_failed = false;
-			c->fail_class = -1;
-			c->txn_start_ns = now;
+			if (ts == PQTRANS_INTRANS && !c->txn_failed)
+			{
+				/* as pgbench: the transaction counts, then the client stops */
+				record_txn(t, c, clock_now_ns());
+				client_abort(t, c,
+							 "aborted: end of script reached without "
+							 "completing the last transaction");
+				return;
+			}
+			if (!client_next_txn(t, c))
+				return;
 		}
 		cmd = &s->cmds[c->cmd];
-		if (cmd->kind == SCRIPT_CMD_SET)
+		c->vars.cmd_index = c->cmd;
+		switch (cmd->kind)
 		{
-			if (!script_exec_set(s, cmd, &c->vars))
+			case SCRIPT_CMD_SQL:
+				if (c->in_pipeline && cmd->store != SCRIPT_STORE_NONE)
+				{
+					command_failed(
+						t, c,
+						cmd->store == SCRIPT_STORE_GSET ? "gset" : "aset",
+						cmd->store == SCRIPT_STORE_GSET
+							? "\\gset is not allowed in pipeline mode"
+							: "\\aset is not allowed in pipeline mode",
+						NULL);
+					return;
+				}
+				if (!client_send(t, c, c->cmd))
+					return;
+				if (c->in_pipeline)
+				{
+					c->cmd++; /* results are read at \endpipeline */
+					continue;
+				}
+				c->state = CS_WAIT;
+				return;
+			case SCRIPT_CMD_SET:
+				if (!script_exec_set(s, cmd, &c->vars))
+				{
+					command_failed(t, c, "set",
+								   "evaluation of meta-command failed",
+								   c->vars.errmsg);
+					return;
+				}
+				c->cmd++;
+				continue;
+			case SCRIPT_CMD_IF:
 			{
-				client_abort(t, c, c->vars.errmsg);
+				int b = c->cmd, r;
+
+				/* the first true branch runs; else \else, else none */
+				while ((r = client_condition(t, c, b)) == 0)
+				{
+					b = s->cmds[b].next_branch;
+					if (s->cmds[b].kind != SCRIPT_CMD_ELIF)
+						break;
+				}
+				if (r < 0)
+					return;
+				c->cmd = b + 1;
+				continue;
+			}
+			case SCRIPT_CMD_ELIF:
+			case SCRIPT_CMD_ELSE:
+				/* reached from a branch that ran: skip to the \endif */
+				c->cmd = cmd->endif + 1;
+				continue;
+			case SCRIPT_CMD_ENDIF:
+				c->cmd++;
+				continue;
+			case SCRIPT_CMD_SLEEP:
+			{
+				int64_t us;
+
+				if (!script_sleep_us(cmd, &c->vars, &us))
+				{
+					command_failed(t, c, "sleep",
+								   "execution of meta-command failed",
+								   c->vars.errmsg);
+					return;
+				}
+				c->sleep_until_ns = clock_now_ns() + us * 1000;
+				c->state = CS_SLEEP;
+				t->nsleeping++;
 				return;
 			}
-			c->cmd++;
-			continue;
+			case SCRIPT_CMD_SHELL:
+			case SCRIPT_CMD_SETSHELL:
+				if (!client_shell(t, c, cmd))
+					return;
+				c->cmd++;
+				continue;
+			case SCRIPT_CMD_STARTPIPELINE:
+				if (t->w->protocol == LOAD_PROTO_SIMPLE)
+				{
+					command_failed(
+						t, c, "startpipeline",
+						"cannot use pipeline mode with the simple query protocol",
+						NULL);
+					return;
+				}
+				if (c->in_pipeline)
+				{
+					command_failed(t, c, "startpipeline",
+								   "already in pipeline mode", NULL);
+					return;
+				}
+				if (PQenterPipelineMode(c->conn) != 1)
+				{
+					command_failed(t, c, "startpipeline",
+								   "failed to enter pipeline mode", NULL);
+					return;
+				}
+				c->in_pipeline = true;
+				c->pending_syncs = 0;
+				c->cmd++;
+				continue;
+			case SCRIPT_CMD_SYNCPIPELINE:
+			case SCRIPT_CMD_ENDPIPELINE:
+			{
+				const char *what = cmd->kind == SCRIPT_CMD_ENDPIPELINE
+									   ? "endpipeline"
+									   : "syncpipeline";
+
+				if (!c->in_pipeline)
+				{
+					command_failed(t, c, what, "not in pipeline mode", NULL);
+					return;
+				}
+				if (PQpipelineSync(c->conn) != 1 || !client_flush(t, c))
+				{
+					command_failed(t, c, what,
+								   "failed to send a pipeline sync", NULL);
+					return;
+				}
+				c->pending_syncs++;
+				if (cmd->kind == SCRIPT_CMD_SYNCPIPELINE)
+				{
+					c->cmd++;
+					continue;
+				}
+				c->ending_pipeline = true;
+				c->state = CS_WAIT;
+				return;
+			}
 		}
-		client_send(t, c, c->cmd);
-		return;
 	}
 }
 
@@ -425,26 +702,189 @@ client_after_error(struct thread *t, struct client *c)
 	client_advance(t, c);
 }
 
+/*
+ * \gset / \aset: store a result's last row into variables named after
+ * its columns (with the prefix).  false when the client was aborted.
+ */
+static bool
+store_result(struct thread *t, struct client *c, const struct script_cmd *cmd,
+			 PGresult *res, bool is_last)
+{
+	const struct script *s = t->w->script;
+	ExecStatusType st = PQresultStatus(res);
+	int ntuples = st == PGRES_TUPLES_OK ? PQntuples(res) : 0;
+	char msg[400];
+
+	if (cmd->store == SCRIPT_STORE_GSET && !is_last)
+		return true;
+	if (cmd->store == SCRIPT_STORE_GSET && ntuples != 1)
+	{
+		snprintf(msg, sizeof(msg),
+				 "script %d command %d query %d: expected one row, got %d",
+				 c->vars.script_index, c->cmd, c->qrynum, ntuples);
+		command_failed(t, c, "gset", "execution of meta-command failed", msg);
+		return false;
+	}
+	if (ntuples <= 0)
+		return true; /* \aset skips empty results */
+	for (int f = 0; f < PQnfields(res); f++)
+	{
+		char name[200];
+		int slot;
+
+		snprintf(name, sizeof(name), "%s%s", cmd->store_prefix,
+				 PQfname(res, f));
+		if (!script_valid_var_name(name))
+		{
+			snprintf(msg, sizeof(msg),
+					 "script %d command %d query %d: error storing into "
+					 "variable %s",
+					 c->vars.script_index, c->cmd, c->qrynum, name);
+			command_failed(t, c,
+						   cmd->store == SCRIPT_STORE_GSET ? "gset" : "aset",
+						   "execution of meta-command failed", msg);
+			return false;
+		}
+		/* a name the script never reads needs no slot */
+		if ((slot = script_var_slot(s, name)) >= 0)
+			script_var_put_string(&c->vars, slot,
+								  PQgetvalue(res, ntuples - 1, f));
+	}
+	return true;
+}
+
+/* One result of the command the client waits for; false if it aborted. */
+static bool
+client_result(struct thread *t, struct client *c, PGresult *res)
+{
+	const struct script_cmd *cmd = &t->w->script->cmds[c->cmd];
+
+	switch (PQresultStatus(res))
+	{
+		case PGRES_COMMAND_OK:
+		case PGRES_TUPLES_OK:
+		case PGRES_EMPTY_QUERY:
+			if (c->state == CS_WAIT && !c->in_pipeline && !c->txn_failed &&
+				cmd->kind == SCRIPT_CMD_SQL && cmd->store != SCRIPT_STORE_NONE)
+			{
+				/* \gset needs the last result: keep this one until then */
+				bool ok = true;
+
+				if (c->held)
+				{
+					ok = store_result(t, c, cmd, c->held, false);
+					PQclear(c->held);
+				}
+				c->held = res;
+				c->qrynum++;
+				return ok;
+			}
+			break;
+		case PGRES_PIPELINE_SYNC:
+			c->pending_syncs--;
+			break;
+		case PGRES_PIPELINE_ABORTED:
+			break;
+		case PGRES_COPY_IN:
+		case PGRES_COPY_OUT:
+		case PGRES_COPY_BOTH:
+			PQclear(res);
+			client_abort(
+				t, c, "aborted: COPY is not supported in pgbench, aborting");
+			return false;
+		default:
+			if ((c->state == CS_WAIT || c->state == CS_SLEEP) &&
+				!c->txn_failed)
+			{
+				c->txn_failed = true;
+				c->fail_class =
+					class_index(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+			}
+			break;
+	}
+	c->qrynum++;
+	PQclear(res);
+	return true;
+}
+
+/* The command the client waited for is complete. */
+static void
+client_command_done(struct thread *t, struct client *c)
+{
+	const struct script_cmd *cmd = &t->w->script->cmds[c->cmd];
+
+	if (c->state == CS_ROLLBACK)
+	{
+		c->cmd = t->w->script->ncmds;
+		client_advance(t, c);
+		return;
+	}
+	if (c->held)
+	{
+		bool ok = c->txn_failed || store_result(t, c, cmd, c->held, true);
+
+		PQclear(c->held);
+		c->held = NULL;
+		if (!ok)
+			return;
+	}
+	else if (cmd->kind == SCRIPT_CMD_SQL && cmd->store == SCRIPT_STORE_GSET &&
+			 !c->txn_failed)
+	{
+		char msg[200];
+
+		snprintf(msg, sizeof(msg),
+				 "script %d command %d query %d: expected one row, got 0",
+				 c->vars.script_index, c->cmd, c->qrynum);
+		command_failed(t, c, "gset", "execution of meta-command failed", msg);
+		return;
+	}
+	if (c->txn_failed)
+		client_after_error(t, c);
+	else
+	{
+		c->cmd++;
+		client_advance(t, c);
+	}
+}
+
 static void
 client_readable(struct thread *t, struct client *c)
 {
+	int nulls = 0;
+
 	if (!PQconsumeInput(c->conn))
 	{
 		client_lost(t, c);
 		return;
 	}
+	if (c->state == CS_SLEEP)
+		return; /* pipeline results wait in libpq for \endpipeline */
 	while (!PQisBusy(c->conn))
 	{
 		PGresult *res = PQgetResult(c->conn);
 
 		if (res == NULL)
 		{
-			if (c->state == CS_ROLLBACK)
+			if (!c->in_pipeline)
 			{
-				c->cmd = t->w->script->ncmds;
-				client_advance(t, c);
+				client_command_done(t, c);
+				return;
 			}
-			else if (c->txn_failed)
+			/* pipeline: NULL ends one query's results; two: nothing more */
+			if (++nulls > 1)
+				return;
+			continue;
+		}
+		nulls = 0;
+		if (!client_result(t, c, res))
+			return;
+		if (c->in_pipeline && c->ending_pipeline && c->pending_syncs == 0)
+		{
+			PQexitPipelineMode(c->conn);
+			c->in_pipeline = false;
+			c->ending_pipeline = false;
+			if (c->txn_failed)
 				client_after_error(t, c);
 			else
 			{
@@ -453,28 +893,46 @@ client_readable(struct thread *t, struct client *c)
 			}
 			return;
 		}
-		switch (PQresultStatus(res))
-		{
-			case PGRES_COMMAND_OK:
-			case PGRES_TUPLES_OK:
-			case PGRES_EMPTY_QUERY:
-				break;
-			default:
-				if (c->state == CS_WAIT && !c->txn_failed)
-				{
-					c->txn_failed = true;
-					c->fail_class =
-						class_index(PQresultErrorField(res, PG_DIAG_SQLSTATE));
-				}
-				break;
-		}
 		/*
 		 * A lost connection needs no check here: its error result is
 		 * followed by NULL, and client_after_error() sees the unknown
 		 * transaction status; or the next PQconsumeInput() fails.
 		 */
-		PQclear(res);
 	}
+}
+
+/* Wake the clients whose \sleep is over. */
+static void
+wake_sleepers(struct thread *t, int64_t now)
+{
+	for (int i = 0; i < t->nclients && t->nsleeping > 0; i++)
+	{
+		struct client *c = &t->clients[i];
+
+		if (c->state == CS_SLEEP && c->sleep_until_ns <= now)
+		{
+			t->nsleeping--;
+			c->state = CS_WAIT;
+			c->cmd++;
+			client_advance(t, c);
+		}
+	}
+}
+
+/* Nanoseconds until the first sleeper wakes, or INT64_MAX. */
+static int64_t
+next_wakeup(const struct thread *t, int64_t now)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < t->nclients && t->nsleeping > 0; i++)
+	{
+		const struct client *c = &t->clients[i];
+
+		if (c->state == CS_SLEEP && c->sleep_until_ns - now < best)
+			best = c->sleep_until_ns - now;
+	}
+	return best < 0 ? 0 : best;
 }
 
 /* ------------------------------------------------------ connect phase */
@@ -785,7 +1243,8 @@ thread_run(struct thread *t)
 	}
 	while (t->active > 0)
 	{
-		int n, timeout_ms;
+		int n;
+		int64_t timeout_ns;
 
 		if (atomic_load_explicit(&e->stop, memory_order_relaxed))
 			break;
@@ -794,18 +1253,26 @@ thread_run(struct thread *t)
 			break;
 		/* wake up at the window's end, and often enough to see flags */
 		if (now < e->window_end_ns)
-			timeout_ms = (int) ((e->window_end_ns - now + 999999) / 1000000);
+			timeout_ns = e->window_end_ns - now;
 		else
-			timeout_ms =
-				(int) ((e->window_end_ns + GRACE_NS - now + 999999) / 1000000);
-		if (timeout_ms > TICK_MS)
-			timeout_ms = TICK_MS;
-		n = epoll_wait(t->epfd, events, MAX_EVENTS, timeout_ms);
+			timeout_ns = e->window_end_ns + GRACE_NS - now;
+		if (t->nsleeping > 0)
+		{
+			int64_t w = next_wakeup(t, now);
+
+			if (w < timeout_ns)
+				timeout_ns = w;
+		}
+		if (timeout_ns > (int64_t) TICK_MS * 1000000)
+			timeout_ns = (int64_t) TICK_MS * 1000000;
+		n = epoll_wait(t->epfd, events, MAX_EVENTS,
+					   (int) ((timeout_ns + 999999) / 1000000));
 		for (int i = 0; i < n; i++)
 		{
 			struct client *c = events[i].data.ptr;
 
-			if (c->state != CS_WAIT && c->state != CS_ROLLBACK)
+			if (c->state != CS_WAIT && c->state != CS_ROLLBACK &&
+				c->state != CS_SLEEP)
 				continue;
 			if ((events[i].events & EPOLLOUT) && (c->ep_events & EPOLLOUT))
 			{
@@ -822,6 +1289,8 @@ thread_run(struct thread *t)
 			if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
 				client_readable(t, c);
 		}
+		if (t->nsleeping > 0)
+			wake_sleepers(t, clock_now_ns());
 	}
 }
 
@@ -859,7 +1328,8 @@ thread_main(void *arg)
 
 static void
 thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
-			 int wi, int first_client, int nclients)
+			 int wi, int first_client, int nclients, const uint64_t *seeds,
+			 int64_t default_seed)
 {
 	const struct script *s = w->script;
 	int np = s->max_params > 0 ? s->max_params : 1;
@@ -872,6 +1342,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 	t->hist = xmalloc(sizeof(struct hist));
 	hist_reset(t->hist);
 	t->class_counts = xcalloc(NCLASSES, sizeof(uint32_t));
+	t->nsec_cap = e->nseconds;
 	t->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
 	t->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
 	t->sec_lat_sum_ns = xcalloc((size_t) e->nseconds, sizeof(double));
@@ -885,7 +1356,10 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 		c->fd = -1;
 		c->fail_class = -1;
 		script_vars_init(&c->vars, s, c->id, e->p->scale,
-						 e->p->seed + (uint64_t) wi * 1000003u);
+						 (int64_t) (e->p->seed + (uint64_t) wi * 1000003u),
+						 default_seed, seeds[c->id], w->defines, w->ndefines);
+		c->vars.debug = e->p->debug;
+		c->vars.debug_arg = e->p->debug_arg;
 		c->param_buf = xmalloc((size_t) np * PARAM_WIDTH);
 		c->param_values = xcalloc((size_t) np, sizeof(char *));
 		strbuf_init(&c->query);
@@ -901,6 +1375,8 @@ thread_release(struct thread *t)
 		struct client *c = &t->clients[i];
 
 		script_vars_release(&c->vars);
+		if (c->held)
+			PQclear(c->held);
 		free(c->param_buf);
 		free(c->param_values);
 		strbuf_release(&c->query);
@@ -945,7 +1421,7 @@ merge_results(struct engine *e, struct load_result *out)
 			r->txns += t->txns;
 			r->failures += t->failures;
 			hist_add(r->latency, t->hist);
-			for (int s = 0; s < e->nseconds; s++)
+			for (int s = 0; s < e->nseconds && s < t->nsec_cap; s++)
 			{
 				r->sec_txns[s] += t->sec_txns[s];
 				r->sec_failures[s] += t->sec_failures[s];
@@ -1093,7 +1569,12 @@ load_run(const struct load_point *p, struct load_result *out,
 	e.p = p;
 	pthread_mutex_init(&e.mu, NULL);
 	pthread_cond_init(&e.cv, NULL);
-	e.nseconds = (int) ((p->duration_ns + 999999999) / 1000000000);
+	e.txmode = p->nworkloads > 0;
+	for (int wi = 0; wi < p->nworkloads; wi++)
+		if (p->workloads[wi].transactions <= 0)
+			e.txmode = false;
+	e.nseconds = e.txmode ? 16 /* grows per thread as the seconds pass */
+						  : (int) ((p->duration_ns + 999999999) / 1000000000);
 	if (e.nseconds < 1)
 		e.nseconds = 1;
 	for (int wi = 0; wi < p->nworkloads; wi++)
@@ -1106,22 +1587,35 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 	e.threads = xcalloc((size_t) e.nthreads, sizeof(struct thread));
 
-	/* pgbench's split: the first (clients % jobs) threads take one more */
+	/*
+	 * pgbench's split: the first (clients % jobs) threads take one more.
+	 * pgbench's seeding: a base sequence from the seed gives each client's
+	 * random stream in client order, then :default_seed.
+	 */
 	for (int wi = 0; wi < p->nworkloads; wi++)
 	{
 		const struct load_workload *w = &p->workloads[wi];
 		int jobs = w->jobs > w->clients ? w->clients : w->jobs;
+		uint64_t *seeds = xmalloc((size_t) w->clients * sizeof(uint64_t));
+		struct prng base;
+		int64_t default_seed;
 
+		prng_seed(&base, p->seed + (uint64_t) wi * 1000003u);
+		for (int i = 0; i < w->clients; i++)
+			seeds[i] = prng_next(&base);
+		default_seed = (int64_t) prng_next(&base);
 		if (jobs < 1)
 			jobs = 1;
 		for (int j = 0; j < jobs; j++)
 		{
 			int n = w->clients / jobs + (j < w->clients % jobs);
 
-			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n);
+			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n, seeds,
+						 default_seed);
 			client_base += n;
 		}
 		client_base = 0;
+		free(seeds);
 	}
 
 	pthread_attr_init(&attr);
@@ -1157,8 +1651,16 @@ load_run(const struct load_point *p, struct load_result *out,
 	t_prepare = now;
 	now = clock_now_ns();
 	out->prepare_ms = (double) (now - t_prepare) / 1e6;
-	e.window_start_ns = now + p->warmup_ns;
-	e.window_end_ns = e.window_start_ns + p->duration_ns;
+	if (e.txmode)
+	{
+		e.window_start_ns = now;
+		e.window_end_ns = NO_END_NS;
+	}
+	else
+	{
+		e.window_start_ns = now + p->warmup_ns;
+		e.window_end_ns = e.window_start_ns + p->duration_ns;
+	}
 	e.phase = 2;
 	pthread_cond_broadcast(&e.cv);
 	pthread_mutex_unlock(&e.mu);
@@ -1191,8 +1693,16 @@ load_run(const struct load_point *p, struct load_result *out,
 		(now < e.window_end_ns ? now : e.window_end_ns) - e.window_start_ns;
 	if (out->window_ns < 0)
 		out->window_ns = 0;
-	if (!interrupted)
+	if (!interrupted && !e.txmode)
 		out->window_ns = p->duration_ns;
+	if (e.txmode)
+	{
+		/* the window lasted until the last client was done */
+		e.nseconds = 1;
+		for (int i = 0; i < e.nstarted; i++)
+			if (e.threads[i].nsec_used > e.nseconds)
+				e.nseconds = e.threads[i].nsec_used;
+	}
 
 	if (e.first_err.kind != PGC_ERR_NONE)
 	{

@@ -11,11 +11,16 @@
  * histograms merged after join; per-second counts are kept per thread and
  * summed.  Nothing is allocated per transaction.
  *
+ * Scripts run with pgbench's meaning: \set, \sleep (a timer in the
+ * epoll loop, no thread blocks), \if chains, \gset/\aset, pipelines,
+ * \shell and \setshell (these block their thread, as in pgbench).
+ *
  * Failure policy (documented in the README): a SQL error fails the
  * transaction, which is counted under its SQLSTATE class; the client rolls
  * back if needed and starts its next transaction.  A lost connection or a
- * script runtime error (division by zero...) aborts that client only; the
- * point goes on with the others and reports the aborted clients.
+ * script runtime error (division by zero, \gset without a row, a pipeline
+ * misuse...) aborts that client only, with pgbench's message; the point
+ * goes on with the others and reports the aborted clients.
  * Connection or PREPARE failures before the window fail the point.
  */
 #ifndef PGCLIFF_ENGINE_H
@@ -45,6 +50,16 @@ struct load_workload
 	const char *const *conn_values;
 	int clients;
 	int jobs; /* clamped to clients */
+	/*
+	 * With transactions > 0 (pgbench's -t), each client runs that many
+	 * transactions.  Either every workload of a point has them, and the
+	 * window lasts until all are done (duration and warmup are ignored),
+	 * or none has.
+	 */
+	int64_t transactions;
+	/* variables given from outside the script (-D, variables:) */
+	const struct script_define *defines;
+	int ndefines;
 };
 
 /* A progress report, given to the callback from the calling thread. */
@@ -71,6 +86,11 @@ struct load_point
 	int nworkloads;
 	int64_t warmup_ns;
 	int64_t duration_ns;
+	/*
+	 * pgbench's --random-seed: each workload's clients draw their random
+	 * streams from a sequence seeded with it, in client order, and then
+	 * :default_seed, as pgbench does (workload k uses seed + k * 1000003).
+	 */
 	uint64_t seed;
 	int64_t scale;         /* the :scale variable */
 	int connect_timeout_s; /* 0 = 120 */
@@ -79,6 +99,9 @@ struct load_point
 	int progress_s; /* 0 = no progress reports */
 	void (*progress)(void *arg, const struct load_progress *p);
 	void *progress_arg;
+	/* where debug() writes, from worker threads; NULL = nowhere */
+	script_debug_fn debug;
+	void *debug_arg;
 };
 
 /* SQLSTATE classes with failures, e.g. {"40", 12}. */

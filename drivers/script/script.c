@@ -1,17 +1,22 @@
 /*
  * script.c - parse pgbench scripts: split SQL commands the way psql's
  * lexer does, turn ":name" into parameters the way pgbench's parseQuery()
- * does, and compile "\set" expressions into a flat node array.
- * Evaluation lives in expr.c.
+ * does, parse meta-commands as pgbench's process_backslash_command() does
+ * and compile expressions (pgbench's exprscan.l and exprparse.y, as a
+ * precedence-climbing parser with the same precedences) into a flat node
+ * array.  Error messages are pgbench's.  Evaluation lives in expr.c.
  */
 #include "script.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define MAX_ARGS 256 /* pgbench's limit on a command's words */
 
 struct parser
 {
@@ -21,9 +26,15 @@ struct parser
 	struct pgc_error *err;
 	int ncmds_alloc;
 	int nnodes_alloc;
+	int nargs_alloc;
+	const char *cmdname; /* meta-command being parsed, for messages */
 	/* expression tokenizer state */
 	size_t pos; /* absolute offset */
 	size_t end; /* end of the meta-command */
+	/* "\;" seen by scan_sql in the current SQL command */
+	size_t *semis;
+	int nsemis;
+	int semis_alloc;
 };
 
 static const char *const automatic_vars[] = {"client_id", "scale",
@@ -101,30 +112,75 @@ fail_at(struct parser *p, size_t offset, int span, const char *fmt, ...)
 	va_end(ap);
 	error_set(p->err, PGC_ERR_RECIPE, "%s", msg);
 	script_locate(p->s, offset, &line, &col);
-	error_at(p->err, p->s->origin.file, line, col, span);
+	error_at(p->err, p->s->origin.file, line, col, span > 0 ? span : 1);
 	return -1;
+}
+
+/*
+ * pgbench's syntax_error(): MSG, " (MORE)" when given, and " in command
+ * "NAME"" inside a meta-command.
+ */
+static int
+syntax_error(struct parser *p, size_t offset, int span, const char *msg,
+			 const char *more)
+{
+	char buf[400];
+
+	snprintf(buf, sizeof(buf), "%s", msg);
+	if (more)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%s)", more);
+	if (p->cmdname)
+		return fail_at(p, offset, span, "%s in command \"%s\"", buf,
+					   p->cmdname);
+	return fail_at(p, offset, span, "%s", buf);
 }
 
 /* ------------------------------------------------------------ variables */
 
 static int
-var_slot(struct script *s, const char *name, size_t len, bool create)
+var_slot(struct script *s, const char *name, size_t len, size_t use)
 {
 	for (int i = 0; i < s->nvars; i++)
 		if (strlen(s->var_names[i]) == len &&
 			memcmp(s->var_names[i], name, len) == 0)
 			return i;
-	if (!create)
-		return -1;
 	s->var_names =
 		xrealloc(s->var_names, (size_t) (s->nvars + 1) * sizeof(char *));
+	s->var_assigned =
+		xrealloc(s->var_assigned, (size_t) (s->nvars + 1) * sizeof(bool));
+	s->var_first_use =
+		xrealloc(s->var_first_use, (size_t) (s->nvars + 1) * sizeof(size_t));
 	s->var_names[s->nvars] = xstrndup(name, len);
+	s->var_assigned[s->nvars] = false;
+	s->var_first_use[s->nvars] = use;
 	return s->nvars++;
 }
 
+int
+script_var_slot(const struct script *s, const char *name)
+{
+	for (int i = 0; i < s->nvars; i++)
+		if (strcmp(s->var_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+bool
+script_valid_var_name(const char *name)
+{
+	const unsigned char *p = (const unsigned char *) name;
+
+	if (*p == '\0' || isdigit(*p))
+		return false;
+	for (; *p; p++)
+		if (!(isalnum(*p) || *p == '_' || (*p & 0x80)))
+			return false;
+	return true;
+}
+
 /*
- * pgbench's parseVariable(): a letter, '_' or non-ASCII byte, then also
- * digits, so the ":2" of "x[1:2]" is no variable.
+ * pgbench's parseVariable() for SQL: a letter, '_' or non-ASCII byte,
+ * then also digits, so the ":2" of "x[1:2]" is no variable.
  */
 static size_t
 var_name_len(const char *p)
@@ -139,13 +195,54 @@ var_name_len(const char *p)
 	return n;
 }
 
+int
+script_check_variables(const struct script *s, const char *const *defined,
+					   int ndefined, struct pgc_error *err)
+{
+	if (s->has_store)
+		return 0;
+	for (int i = SCRIPT_NAUTOVARS; i < s->nvars; i++)
+	{
+		bool ok = s->var_assigned[i];
+		int line, col;
+
+		for (int k = 0; !ok && k < ndefined; k++)
+			ok = strcmp(defined[k], s->var_names[i]) == 0;
+		if (ok)
+			continue;
+		error_set(err, PGC_ERR_RECIPE, "undefined variable \"%s\"",
+				  s->var_names[i]);
+		script_locate(s, s->var_first_use[i], &line, &col);
+		error_at(err, s->origin.file, line, col,
+				 (int) strlen(s->var_names[i]) + 1);
+		error_hint(err,
+				   "set it with \\set %s ... in the script, -D %s=VALUE or "
+				   "the recipe's variables:",
+				   s->var_names[i], s->var_names[i]);
+		return -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------- commands */
+
+static int
+script_line_of(const struct script *s, size_t offset)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < offset && s->text[i]; i++)
+		if (s->text[i] == '\n')
+			line++;
+	return line;
+}
 
 static struct script_cmd *
 new_cmd(struct parser *p, enum script_cmd_kind kind, size_t offset)
 {
 	struct script *s = p->s;
 	struct script_cmd *c;
+	size_t eol;
 
 	if (s->ncmds == p->ncmds_alloc)
 	{
@@ -157,8 +254,15 @@ new_cmd(struct parser *p, enum script_cmd_kind kind, size_t offset)
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->offset = offset;
+	c->line = script_line_of(s, offset);
+	eol = strcspn(p->text + offset, "\r\n");
+	c->first_line = xstrndup(p->text + offset, eol);
 	c->set_var = -1;
 	c->expr = -1;
+	c->next_branch = -1;
+	c->endif = -1;
+	c->nqueries = 1;
+	c->sleep_unit_us = 1000000;
 	return c;
 }
 
@@ -166,15 +270,34 @@ new_cmd(struct parser *p, enum script_cmd_kind kind, size_t offset)
  * Turn a SQL command's text into "$n" form and the simple-protocol
  * pieces.  Like pgbench, every ":name" occurrence becomes a parameter,
  * wherever it stands, and runs of colons that start no name are skipped.
+ * Each "\;" recorded by scan_sql becomes ";".
  */
 static int
-compile_sql(struct parser *p, struct script_cmd *c, const char *sql,
-			size_t len)
+compile_sql(struct parser *p, struct script_cmd *c, size_t start, size_t len)
 {
 	struct strbuf out = STRBUF_INIT;
-	size_t i = 0, lit_start = 0;
+	struct strbuf orig_buf = STRBUF_INIT;
+	size_t i = 0, lit_start = 0, k = 0;
 	int npieces_alloc = 4;
-	char *orig = xstrndup(sql, len);
+	char *orig;
+	size_t *origmap; /* byte of orig -> offset in the script */
+
+	/* the text as sent: "\;" turned into ";" */
+	origmap = xmalloc((len + 1) * sizeof(size_t));
+	for (size_t j = 0; j < len; j++)
+	{
+		if (k < (size_t) p->nsemis && p->semis[k] == start + j)
+		{
+			k++;
+			continue; /* drop the backslash */
+		}
+		origmap[orig_buf.len] = start + j;
+		strbuf_addch(&orig_buf, p->text[start + j]);
+	}
+	origmap[orig_buf.len] = start + len;
+	len = orig_buf.len;
+	orig = strbuf_detach(&orig_buf);
+	c->nqueries = 1 + p->nsemis;
 
 	c->sql_text = orig;
 	c->pieces = xmalloc((size_t) npieces_alloc * sizeof(*c->pieces));
@@ -195,18 +318,17 @@ compile_sql(struct parser *p, struct script_cmd *c, const char *sql,
 				strbuf_addch(&out, orig[i++]);
 			continue;
 		}
-		slot = var_slot(p->s, orig + i + 1, n, false);
-		if (slot < 0)
+		if (c->nparams >= MAX_ARGS - 1)
 		{
-			char *name = xstrndup(orig + i + 1, n);
+			size_t at = origmap[i];
 
-			fail_at(p, c->offset + i, (int) n + 1, "undefined variable \"%s\"",
-					name);
-			error_hint(p->err, "set it with \\set %s ... before use", name);
-			free(name);
+			free(origmap);
 			strbuf_release(&out);
-			return -1;
+			return fail_at(p, at, (int) n + 1,
+						   "statement has too many arguments (maximum is %d)",
+						   MAX_ARGS - 1);
 		}
+		slot = var_slot(p->s, orig + i + 1, n, origmap[i]);
 		c->param_vars =
 			xrealloc(c->param_vars, (size_t) (c->nparams + 1) * sizeof(int));
 		c->substs = xrealloc(c->substs,
@@ -232,6 +354,7 @@ compile_sql(struct parser *p, struct script_cmd *c, const char *sql,
 		i += n + 1;
 		lit_start = i;
 	}
+	free(origmap);
 	c->pieces[c->npieces].text = orig + lit_start;
 	c->pieces[c->npieces].len = len - lit_start;
 	c->pieces[c->npieces].var = -1;
@@ -242,11 +365,25 @@ compile_sql(struct parser *p, struct script_cmd *c, const char *sql,
 	return 0;
 }
 
+static void
+add_semi(struct parser *p, size_t at)
+{
+	if (p->nsemis == p->semis_alloc)
+	{
+		p->semis_alloc = p->semis_alloc ? p->semis_alloc * 2 : 4;
+		p->semis =
+			xrealloc(p->semis, (size_t) p->semis_alloc * sizeof(size_t));
+	}
+	p->semis[p->nsemis++] = at;
+}
+
 /*
  * Find the end of the SQL command starting at START: the first
- * semicolon outside quotes, dollar quotes, comments and parentheses
- * (psqlscan.l's rules).  Sets *has_code when anything but blanks and
- * comments was seen.  Returns the offset of the ';' or of the end.
+ * semicolon outside quotes, dollar quotes, comments and parentheses, or
+ * the backslash of a meta-command (psqlscan.l's rules; "\;" is a
+ * semicolon that does not end the command).  Sets *has_code when
+ * anything but blanks and comments was seen.  Returns the offset of the
+ * ';', the '\' or the end.
  */
 static int
 scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
@@ -256,6 +393,7 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 	int depth = 0;
 
 	*has_code = false;
+	p->nsemis = 0;
 	while (i < p->len)
 	{
 		char ch = t[i];
@@ -290,9 +428,17 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 			i++;
 			continue;
 		}
-		/* only comments so far: the meta-command starts the next command */
-		if (ch == '\\' && !*has_code)
-			break;
+		if (ch == '\\')
+		{
+			if (t[i + 1] == ';')
+			{
+				add_semi(p, i);
+				*has_code = true;
+				i += 2;
+				continue;
+			}
+			break; /* a meta-command ends the SQL command */
+		}
 		*has_code = true;
 		if (ch == '\'' || ch == '"')
 		{
@@ -353,16 +499,6 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 			depth--;
 		else if (ch == ';' && depth == 0)
 			break;
-		else if (ch == '\\')
-		{
-			if (t[i + 1] == ';')
-				return fail_at(
-					p, i, 2,
-					"compound statements (\\;) are not supported yet");
-			return fail_at(
-				p, i, 1,
-				"meta-commands after SQL on the same command (such as \\gset) are not supported yet");
-		}
 		i++;
 	}
 	*end_out = i;
@@ -370,6 +506,249 @@ scan_sql(struct parser *p, size_t start, size_t *end_out, bool *has_code)
 }
 
 /* ---------------------------------------------------------- expressions */
+
+enum tok
+{
+	T_END,
+	T_INT,
+	T_MAXINT_PLUS_ONE,
+	T_DOUBLE,
+	T_BOOL,
+	T_NULL,
+	T_VAR,
+	T_FUNC,
+	T_AND,
+	T_OR,
+	T_NOT,
+	T_IS,
+	T_ISNULL,
+	T_NOTNULL,
+	T_CASE,
+	T_WHEN,
+	T_THEN,
+	T_ELSE,
+	T_END_KW,
+	T_OP /* one of the operator characters; op holds which */
+};
+
+/* Two-character operators get codes above 255. */
+enum
+{
+	OP_NE = 256,
+	OP_LE,
+	OP_GE,
+	OP_LS,
+	OP_RS
+};
+
+struct token
+{
+	enum tok kind;
+	int op;
+	size_t start;
+	size_t len;
+	struct script_value value;
+};
+
+static bool
+is_alpha(unsigned char c)
+{
+	return isalpha(c) || c == '_' || c >= 0x80;
+}
+
+static bool
+is_alnum(unsigned char c)
+{
+	return is_alpha(c) || isdigit(c);
+}
+
+/* Skip blanks and "\" + newline continuations of the meta-command. */
+static void
+skip_blanks(struct parser *p)
+{
+	for (;;)
+	{
+		if (p->pos < p->end && p->text[p->pos] != '\n' &&
+			isspace((unsigned char) p->text[p->pos]))
+			p->pos++;
+		else if (p->pos + 1 < p->len && p->text[p->pos] == '\\' &&
+				 (p->text[p->pos + 1] == '\n' ||
+				  (p->text[p->pos + 1] == '\r' &&
+				   p->text[p->pos + 2] == '\n')))
+			p->pos += p->text[p->pos + 1] == '\r' ? 3 : 2;
+		else
+			return;
+	}
+}
+
+static bool
+word_is(const char *t, size_t len, const char *kw)
+{
+	return strlen(kw) == len && strncasecmp(t, kw, len) == 0;
+}
+
+/* pgbench's exprscan.l, one token at p->pos. */
+static int
+next_token(struct parser *p, struct token *tk)
+{
+	const char *t = p->text;
+	size_t i;
+
+	skip_blanks(p);
+	memset(tk, 0, sizeof(*tk));
+	tk->start = p->pos;
+	if (p->pos >= p->end)
+	{
+		tk->kind = T_END;
+		return 0;
+	}
+	i = p->pos;
+	if (isdigit((unsigned char) t[i]) ||
+		(t[i] == '.' && isdigit((unsigned char) t[i + 1])))
+	{
+		size_t j = i;
+		bool dbl = false;
+		char *num;
+
+		while (isdigit((unsigned char) t[j]))
+			j++;
+		if (t[j] == '.')
+		{
+			dbl = true;
+			j++;
+			while (isdigit((unsigned char) t[j]))
+				j++;
+		}
+		if ((t[j] == 'e' || t[j] == 'E') &&
+			(isdigit((unsigned char) t[j + 1]) ||
+			 ((t[j + 1] == '+' || t[j + 1] == '-') &&
+			  isdigit((unsigned char) t[j + 2]))))
+		{
+			dbl = true;
+			j += 2;
+			while (isdigit((unsigned char) t[j]))
+				j++;
+		}
+		num = xstrndup(t + i, j - i);
+		tk->len = j - i;
+		p->pos = j;
+		if (dbl)
+		{
+			char *endp;
+
+			errno = 0;
+			tk->kind = T_DOUBLE;
+			tk->value.type = SV_DOUBLE;
+			tk->value.u.d = strtod(num, &endp);
+			if (errno != 0)
+			{
+				syntax_error(p, i, (int) tk->len, "double constant overflow",
+							 num);
+				free(num);
+				return -1;
+			}
+		}
+		else if (strcmp(num, "9223372036854775808") == 0)
+			tk->kind = T_MAXINT_PLUS_ONE;
+		else
+		{
+			int64_t v = 0;
+
+			for (const char *d = num; *d; d++)
+				if (__builtin_mul_overflow(v, 10, &v) ||
+					__builtin_add_overflow(v, *d - '0', &v))
+				{
+					syntax_error(p, i, (int) tk->len,
+								 "bigint constant overflow", num);
+					free(num);
+					return -1;
+				}
+			tk->kind = T_INT;
+			tk->value.type = SV_INT;
+			tk->value.u.i = v;
+		}
+		free(num);
+		return 0;
+	}
+	if (t[i] == ':' && is_alnum((unsigned char) t[i + 1]))
+	{
+		size_t j = i + 1;
+
+		while (j < p->end && is_alnum((unsigned char) t[j]))
+			j++;
+		tk->kind = T_VAR;
+		tk->len = j - i;
+		p->pos = j;
+		return 0;
+	}
+	if (is_alpha((unsigned char) t[i]))
+	{
+		static const struct
+		{
+			const char *kw;
+			enum tok kind;
+		} kws[] = {
+			{"and", T_AND},   {"or", T_OR},         {"not", T_NOT},
+			{"is", T_IS},     {"isnull", T_ISNULL}, {"notnull", T_NOTNULL},
+			{"case", T_CASE}, {"when", T_WHEN},     {"then", T_THEN},
+			{"else", T_ELSE}, {"end", T_END_KW},    {"null", T_NULL}};
+		size_t j = i;
+
+		while (j < p->end && is_alnum((unsigned char) t[j]))
+			j++;
+		tk->len = j - i;
+		p->pos = j;
+		tk->kind = T_FUNC;
+		for (size_t k = 0; k < lengthof(kws); k++)
+			if (word_is(t + i, tk->len, kws[k].kw))
+				tk->kind = kws[k].kind;
+		if (word_is(t + i, tk->len, "true") ||
+			word_is(t + i, tk->len, "false"))
+		{
+			tk->kind = T_BOOL;
+			tk->value.type = SV_BOOL;
+			tk->value.u.b = (t[i] == 't' || t[i] == 'T');
+		}
+		if (tk->kind == T_NULL)
+			tk->value.type = SV_NULL;
+		return 0;
+	}
+	tk->kind = T_OP;
+	tk->len = 1;
+	if ((t[i] == '<' && t[i + 1] == '>') || (t[i] == '!' && t[i + 1] == '='))
+		tk->op = OP_NE;
+	else if (t[i] == '<' && t[i + 1] == '=')
+		tk->op = OP_LE;
+	else if (t[i] == '>' && t[i + 1] == '=')
+		tk->op = OP_GE;
+	else if (t[i] == '<' && t[i + 1] == '<')
+		tk->op = OP_LS;
+	else if (t[i] == '>' && t[i + 1] == '>')
+		tk->op = OP_RS;
+	else if (strchr("+-*/%=<>|&#~(),", t[i]) && t[i] != '\0')
+		tk->op = (unsigned char) t[i];
+	else
+	{
+		char ch[8];
+
+		snprintf(ch, sizeof(ch), "%c", t[i]);
+		return syntax_error(p, i, 1, "unexpected character", ch);
+	}
+	if (tk->op >= 256)
+		tk->len = 2;
+	p->pos = i + tk->len;
+	return 0;
+}
+
+static int
+peek_token(struct parser *p, struct token *tk)
+{
+	size_t save = p->pos;
+	int rc = next_token(p, tk);
+
+	p->pos = save;
+	return rc;
+}
 
 static int
 new_node(struct parser *p, enum script_node_kind kind, size_t offset)
@@ -389,302 +768,878 @@ new_node(struct parser *p, enum script_node_kind kind, size_t offset)
 	return s->nnodes++;
 }
 
-static void
-skip_blanks(struct parser *p)
+static int
+const_node(struct parser *p, const struct script_value *v, size_t offset)
 {
-	while (p->pos < p->end &&
-		   (isspace((unsigned char) p->text[p->pos]) ||
-			(p->text[p->pos] == '\\' && p->pos + 1 < p->end &&
-			 p->text[p->pos + 1] == '\n')))
-		p->pos++;
+	int n = new_node(p, SNODE_CONST, offset);
+
+	p->s->nodes[n].value = *v;
+	return n;
 }
 
-static int parse_expr(struct parser *p);
+static int
+int_node(struct parser *p, int64_t i, size_t offset)
+{
+	struct script_value v = {.type = SV_INT, .u.i = i};
+
+	return const_node(p, &v, offset);
+}
+
+/* A function node over ARGS (node indices), stored contiguously. */
+static int
+func_node(struct parser *p, enum script_func f, const int *args, int nargs,
+		  size_t offset)
+{
+	struct script *s = p->s;
+	int n;
+
+	while (s->nargs + nargs > p->nargs_alloc)
+	{
+		p->nargs_alloc = p->nargs_alloc ? p->nargs_alloc * 2 : 32;
+		s->args = xrealloc(s->args, (size_t) p->nargs_alloc * sizeof(int));
+	}
+	n = new_node(p, SNODE_FUNC, offset);
+	s->nodes[n].func = f;
+	s->nodes[n].nargs = nargs;
+	s->nodes[n].first_arg = s->nargs;
+	memcpy(s->args + s->nargs, args, (size_t) nargs * sizeof(int));
+	s->nargs += nargs;
+	return n;
+}
+
+static int
+op2(struct parser *p, enum script_func f, int a, int b, size_t offset)
+{
+	int args[2] = {a, b};
+
+	return func_node(p, f, args, 2, offset);
+}
+
+static int
+op1(struct parser *p, enum script_func f, int a, size_t offset)
+{
+	return func_node(p, f, &a, 1, offset);
+}
+
+/* Precedences of exprparse.y, lowest first. */
+enum
+{
+	PREC_OR = 1,
+	PREC_AND,
+	PREC_NOT,
+	PREC_IS,
+	PREC_CMP,
+	PREC_BIT,
+	PREC_ADD,
+	PREC_MUL,
+	PREC_UNARY
+};
+
+#define NARGS_VARIABLE (-1)
+#define NARGS_HASH     (-2)
+#define NARGS_PERMUTE  (-3)
 
 static const struct
 {
 	const char *name;
+	int nargs;
 	enum script_func func;
-	int min_args;
-	int max_args;
 } functions[] = {
-	{"abs", SFUNC_ABS, 1, 1},
-	{"greatest", SFUNC_GREATEST, 1, SCRIPT_MAX_ARGS},
-	{"least", SFUNC_LEAST, 1, SCRIPT_MAX_ARGS},
-	{"mod", SFUNC_MOD, 2, 2},
-	{"random", SFUNC_RANDOM, 2, 2},
+	{"abs", 1, SF_ABS},
+	{"least", NARGS_VARIABLE, SF_LEAST},
+	{"greatest", NARGS_VARIABLE, SF_GREATEST},
+	{"debug", 1, SF_DEBUG},
+	{"pi", 0, SF_PI},
+	{"sqrt", 1, SF_SQRT},
+	{"ln", 1, SF_LN},
+	{"exp", 1, SF_EXP},
+	{"int", 1, SF_INT},
+	{"double", 1, SF_DOUBLE},
+	{"random", 2, SF_RANDOM},
+	{"random_gaussian", 3, SF_RANDOM_GAUSSIAN},
+	{"random_exponential", 3, SF_RANDOM_EXPONENTIAL},
+	{"random_zipfian", 3, SF_RANDOM_ZIPFIAN},
+	{"pow", 2, SF_POW},
+	{"power", 2, SF_POW},
+	{"mod", 2, SF_MOD},
+	{"hash", NARGS_HASH, SF_HASH_MURMUR2},
+	{"hash_murmur2", NARGS_HASH, SF_HASH_MURMUR2},
+	{"hash_fnv1a", NARGS_HASH, SF_HASH_FNV1A},
+	{"permute", NARGS_PERMUTE, SF_PERMUTE},
 };
 
+static int parse_expr(struct parser *p, int min_prec);
+
 static int
-parse_primary(struct parser *p)
+default_seed_node(struct parser *p, size_t offset)
 {
-	const char *t = p->text;
-	size_t start;
-	int node;
+	int n = new_node(p, SNODE_VAR, offset);
 
-	skip_blanks(p);
-	start = p->pos;
-	if (p->pos >= p->end)
-		return fail_at(p, p->pos, 1, "syntax error: expression expected");
-	if (t[p->pos] == '(')
+	p->s->nodes[n].var = SCRIPT_VAR_DEFAULT_SEED;
+	return n;
+}
+
+static int
+parse_call(struct parser *p, const struct token *name)
+{
+	char *fname = xstrndup(p->text + name->start, name->len);
+	int fi = -1, nargs = 0, nalloc = 8, node;
+	int *args;
+	struct token tk;
+
+	for (size_t i = 0; i < lengthof(functions); i++)
+		if (strcasecmp(functions[i].name, fname) == 0)
+			fi = (int) i;
+	if (fi < 0)
 	{
-		p->pos++;
-		node = parse_expr(p);
-		if (node < 0)
-			return -1;
-		skip_blanks(p);
-		if (p->pos >= p->end || t[p->pos] != ')')
-			return fail_at(p, p->pos, 1, "syntax error: \")\" expected");
-		p->pos++;
-		return node;
+		syntax_error(p, name->start, (int) name->len,
+					 "unexpected function name", fname);
+		free(fname);
+		return -1;
 	}
-	if (isdigit((unsigned char) t[p->pos]))
-	{
-		int64_t v = 0;
-
-		while (p->pos < p->end && isdigit((unsigned char) t[p->pos]))
-		{
-			if (__builtin_mul_overflow(v, 10, &v) ||
-				__builtin_add_overflow(v, t[p->pos] - '0', &v))
-				return fail_at(p, start, 1, "bigint constant overflow");
-			p->pos++;
-		}
-		if (p->pos < p->end &&
-			(t[p->pos] == '.' || t[p->pos] == 'e' || t[p->pos] == 'E'))
-			return fail_at(p, start, (int) (p->pos - start) + 1,
-						   "double constants are not supported yet");
-		node = new_node(p, SNODE_INT, start);
-		p->s->nodes[node].ival = v;
-		return node;
-	}
-	if (t[p->pos] == ':')
-	{
-		size_t n = var_name_len(t + p->pos + 1);
-		int slot;
-
-		if (n == 0)
-			return fail_at(p, start, 1,
-						   "syntax error: variable name expected after \":\"");
-		slot = var_slot(p->s, t + p->pos + 1, n, false);
-		if (slot < 0)
-		{
-			char *name = xstrndup(t + p->pos + 1, n);
-
-			fail_at(p, start, (int) n + 1, "undefined variable \"%s\"", name);
-			free(name);
-			return -1;
-		}
-		node = new_node(p, SNODE_VAR, start);
-		p->s->nodes[node].var = slot;
-		p->pos += n + 1;
-		return node;
-	}
-	if (isalpha((unsigned char) t[p->pos]) || t[p->pos] == '_')
-	{
-		size_t n = 0;
-		int fi = -1;
-		struct script_node *fn;
-
-		while (
-			p->pos + n < p->end &&
-			(isalnum((unsigned char) t[p->pos + n]) || t[p->pos + n] == '_'))
-			n++;
-		for (size_t i = 0; i < lengthof(functions); i++)
-			if (strlen(functions[i].name) == n &&
-				strncasecmp(functions[i].name, t + p->pos, n) == 0)
-				fi = (int) i;
-		if (fi < 0)
-		{
-			char *word = xstrndup(t + p->pos, n);
-
-			fail_at(p, start, (int) n, "unknown function or keyword \"%s\"",
-					word);
-			error_hint(
-				p->err,
-				"this version supports abs, greatest, least, mod and random; write variables as :name");
-			free(word);
-			return -1;
-		}
-		p->pos += n;
-		skip_blanks(p);
-		if (p->pos >= p->end || t[p->pos] != '(')
-			return fail_at(p, p->pos, 1,
-						   "syntax error: \"(\" expected after %s",
-						   functions[fi].name);
-		p->pos++;
-		node = new_node(p, SNODE_FUNC, start);
-		p->s->nodes[node].func = functions[fi].func;
+	free(fname);
+	if (next_token(p, &tk) < 0)
+		return -1;
+	if (tk.kind != T_OP || tk.op != '(')
+		return syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+	args = xmalloc((size_t) nalloc * sizeof(int));
+	if (peek_token(p, &tk) < 0)
+		goto fail;
+	if (tk.kind == T_OP && tk.op == ')')
+		next_token(p, &tk);
+	else
 		for (;;)
 		{
-			int arg;
+			int a = parse_expr(p, 0);
 
-			if (p->s->nodes[node].nargs == SCRIPT_MAX_ARGS)
-				return fail_at(p, p->pos, 1, "too many arguments to %s",
-							   functions[fi].name);
-			arg = parse_expr(p);
-			if (arg < 0)
-				return -1;
-			fn = &p->s->nodes[node];
-			fn->args[fn->nargs++] = arg;
-			skip_blanks(p);
-			if (p->pos < p->end && t[p->pos] == ',')
+			if (a < 0)
+				goto fail;
+			if (nargs + 2 > nalloc)
 			{
-				p->pos++;
+				nalloc *= 2;
+				args = xrealloc(args, (size_t) nalloc * sizeof(int));
+			}
+			args[nargs++] = a;
+			if (next_token(p, &tk) < 0)
+				goto fail;
+			if (tk.kind == T_OP && tk.op == ',')
 				continue;
-			}
-			if (p->pos < p->end && t[p->pos] == ')')
-			{
-				p->pos++;
+			if (tk.kind == T_OP && tk.op == ')')
 				break;
-			}
-			return fail_at(p, p->pos, 1,
-						   "syntax error: \",\" or \")\" expected");
+			syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+			goto fail;
 		}
-		fn = &p->s->nodes[node];
-		if (fn->nargs < functions[fi].min_args ||
-			fn->nargs > functions[fi].max_args)
-			return fail_at(p, start, (int) n,
-						   "wrong number of arguments to %s: %d",
-						   functions[fi].name, fn->nargs);
-		return node;
-	}
-	return fail_at(p, start, 1, "syntax error: unexpected character \"%c\"",
-				   t[p->pos]);
-}
-
-static int
-parse_unary(struct parser *p)
-{
-	skip_blanks(p);
-	if (p->pos < p->end && (p->text[p->pos] == '-' || p->text[p->pos] == '+'))
+	switch (functions[fi].nargs)
 	{
-		size_t start = p->pos;
-		bool neg = p->text[p->pos] == '-';
-		int arg, node;
+		case NARGS_VARIABLE:
+			if (nargs == 0)
+			{
+				syntax_error(p, name->start, (int) name->len,
+							 "at least one argument expected",
+							 functions[fi].name);
+				goto fail;
+			}
+			break;
+		case NARGS_HASH:
+		case NARGS_PERMUTE:
+		{
+			int min = functions[fi].nargs == NARGS_HASH ? 1 : 2;
 
-		p->pos++;
-		arg = parse_unary(p);
-		if (arg < 0)
-			return -1;
-		if (!neg)
-			return arg;
-		node = new_node(p, SNODE_NEG, start);
-		p->s->nodes[node].args[0] = arg;
-		p->s->nodes[node].nargs = 1;
-		return node;
+			if (nargs < min || nargs > min + 1)
+			{
+				syntax_error(p, name->start, (int) name->len,
+							 "unexpected number of arguments",
+							 functions[fi].name);
+				goto fail;
+			}
+			if (nargs == min)
+				args[nargs++] = default_seed_node(p, name->start);
+			break;
+		}
+		default:
+			if (nargs != functions[fi].nargs)
+			{
+				syntax_error(p, name->start, (int) name->len,
+							 "unexpected number of arguments",
+							 functions[fi].name);
+				goto fail;
+			}
 	}
-	return parse_primary(p);
+	node = func_node(p, functions[fi].func, args, nargs, name->start);
+	free(args);
+	return node;
+fail:
+	free(args);
+	return -1;
 }
 
 static int
-parse_binary(struct parser *p, int level)
+parse_case(struct parser *p, const struct token *kw)
 {
-	int left = level == 0 ? parse_binary(p, 1) : parse_unary(p);
+	int nalloc = 8, n = 0, node;
+	int *args = xmalloc((size_t) nalloc * sizeof(int));
+	struct token tk;
+
+	for (;;)
+	{
+		int cond, then;
+
+		if (next_token(p, &tk) < 0)
+			goto fail;
+		if (tk.kind != T_WHEN)
+		{
+			if (n == 0 || (tk.kind != T_ELSE && tk.kind != T_END_KW))
+			{
+				syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+				goto fail;
+			}
+			break;
+		}
+		if ((cond = parse_expr(p, 0)) < 0)
+			goto fail;
+		if (next_token(p, &tk) < 0)
+			goto fail;
+		if (tk.kind != T_THEN)
+		{
+			syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+			goto fail;
+		}
+		if ((then = parse_expr(p, 0)) < 0)
+			goto fail;
+		if (n + 3 > nalloc)
+		{
+			nalloc *= 2;
+			args = xrealloc(args, (size_t) nalloc * sizeof(int));
+		}
+		args[n++] = cond;
+		args[n++] = then;
+	}
+	if (tk.kind == T_ELSE)
+	{
+		int e = parse_expr(p, 0);
+
+		if (e < 0)
+			goto fail;
+		args[n++] = e;
+		if (next_token(p, &tk) < 0)
+			goto fail;
+		if (tk.kind != T_END_KW)
+		{
+			syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+			goto fail;
+		}
+	}
+	else
+	{
+		struct script_value null = {.type = SV_NULL};
+
+		args[n++] = const_node(p, &null, tk.start);
+	}
+	node = func_node(p, SF_CASE, args, n, kw->start);
+	free(args);
+	return node;
+fail:
+	free(args);
+	return -1;
+}
+
+static int
+parse_prefix(struct parser *p)
+{
+	struct token tk;
+	int a;
+
+	if (next_token(p, &tk) < 0)
+		return -1;
+	switch (tk.kind)
+	{
+		case T_INT:
+		case T_DOUBLE:
+		case T_BOOL:
+		case T_NULL:
+			return const_node(p, &tk.value, tk.start);
+		case T_VAR:
+		{
+			int n = new_node(p, SNODE_VAR, tk.start);
+
+			p->s->nodes[n].var =
+				var_slot(p->s, p->text + tk.start + 1, tk.len - 1, tk.start);
+			return n;
+		}
+		case T_FUNC:
+			return parse_call(p, &tk);
+		case T_CASE:
+			return parse_case(p, &tk);
+		case T_NOT:
+			if ((a = parse_expr(p, PREC_NOT + 1)) < 0)
+				return -1;
+			return op1(p, SF_NOT, a, tk.start);
+		case T_OP:
+			if (tk.op == '(')
+			{
+				struct token close;
+
+				if ((a = parse_expr(p, 0)) < 0 || next_token(p, &close) < 0)
+					return -1;
+				if (close.kind != T_OP || close.op != ')')
+					return syntax_error(p, close.start, (int) close.len,
+										"syntax error", NULL);
+				return a;
+			}
+			if (tk.op == '+')
+				return parse_expr(p, PREC_UNARY);
+			if (tk.op == '-')
+			{
+				struct token next;
+
+				if (peek_token(p, &next) < 0)
+					return -1;
+				if (next.kind == T_MAXINT_PLUS_ONE)
+				{
+					next_token(p, &next);
+					return int_node(p, INT64_MIN, tk.start);
+				}
+				if ((a = parse_expr(p, PREC_UNARY)) < 0)
+					return -1;
+				return op2(p, SF_SUB, int_node(p, 0, tk.start), a, tk.start);
+			}
+			if (tk.op == '~')
+			{
+				if ((a = parse_expr(p, PREC_BIT + 1)) < 0)
+					return -1;
+				return op2(p, SF_BITXOR, int_node(p, ~INT64_C(0), tk.start), a,
+						   tk.start);
+			}
+			break;
+		default:
+			break;
+	}
+	return syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+}
+
+/* The binary operator TK: its function, precedence; false if none. */
+static bool
+binary_op(const struct token *tk, enum script_func *f, int *prec, bool *swap)
+{
+	*swap = false;
+	if (tk->kind == T_AND)
+		return *f = SF_AND, *prec = PREC_AND, true;
+	if (tk->kind == T_OR)
+		return *f = SF_OR, *prec = PREC_OR, true;
+	if (tk->kind != T_OP)
+		return false;
+	switch (tk->op)
+	{
+		case '+':
+			return *f = SF_ADD, *prec = PREC_ADD, true;
+		case '-':
+			return *f = SF_SUB, *prec = PREC_ADD, true;
+		case '*':
+			return *f = SF_MUL, *prec = PREC_MUL, true;
+		case '/':
+			return *f = SF_DIV, *prec = PREC_MUL, true;
+		case '%':
+			return *f = SF_MOD, *prec = PREC_MUL, true;
+		case '&':
+			return *f = SF_BITAND, *prec = PREC_BIT, true;
+		case '|':
+			return *f = SF_BITOR, *prec = PREC_BIT, true;
+		case '#':
+			return *f = SF_BITXOR, *prec = PREC_BIT, true;
+		case OP_LS:
+			return *f = SF_LSHIFT, *prec = PREC_BIT, true;
+		case OP_RS:
+			return *f = SF_RSHIFT, *prec = PREC_BIT, true;
+		case '=':
+			return *f = SF_EQ, *prec = PREC_CMP, true;
+		case OP_NE:
+			return *f = SF_NE, *prec = PREC_CMP, true;
+		case '<':
+			return *f = SF_LT, *prec = PREC_CMP, true;
+		case OP_LE:
+			return *f = SF_LE, *prec = PREC_CMP, true;
+		case '>':
+			return *swap = true, *f = SF_LT, *prec = PREC_CMP, true;
+		case OP_GE:
+			return *swap = true, *f = SF_LE, *prec = PREC_CMP, true;
+		default:
+			return false;
+	}
+}
+
+/* "x IS [NOT] NULL|TRUE|FALSE", "x ISNULL", "x NOTNULL". */
+static int
+parse_is(struct parser *p, int left, const struct token *op)
+{
+	struct token tk;
+	bool negate = false;
+	struct script_value v = {.type = SV_NULL};
+	int n;
+
+	if (op->kind == T_IS)
+	{
+		if (next_token(p, &tk) < 0)
+			return -1;
+		if (tk.kind == T_NOT)
+		{
+			negate = true;
+			if (next_token(p, &tk) < 0)
+				return -1;
+		}
+		if (tk.kind != T_NULL && tk.kind != T_BOOL)
+			return syntax_error(p, tk.start, (int) tk.len, "syntax error",
+								NULL);
+		v = tk.value;
+	}
+	else
+		negate = op->kind == T_NOTNULL;
+	n = op2(p, SF_IS, left, const_node(p, &v, op->start), op->start);
+	return negate ? op1(p, SF_NOT, n, op->start) : n;
+}
+
+static int
+parse_expr(struct parser *p, int min_prec)
+{
+	int left = parse_prefix(p);
+	int last_nonassoc = 0; /* precedence of a nonassoc operator just used */
 
 	if (left < 0)
 		return -1;
 	for (;;)
 	{
-		char op;
-		enum script_node_kind kind;
-		size_t start;
-		int right, node;
+		struct token tk;
+		enum script_func f;
+		int prec, right;
+		bool swap;
 
-		skip_blanks(p);
-		if (p->pos >= p->end)
-			return left;
-		op = p->text[p->pos];
-		if (level == 0 && op == '+')
-			kind = SNODE_ADD;
-		else if (level == 0 && op == '-')
-			kind = SNODE_SUB;
-		else if (level == 1 && op == '*')
-			kind = SNODE_MUL;
-		else if (level == 1 && op == '/')
-			kind = SNODE_DIV;
-		else if (level == 1 && op == '%')
-			kind = SNODE_MOD;
-		else
-			return left;
-		start = p->pos++;
-		right = level == 0 ? parse_binary(p, 1) : parse_unary(p);
-		if (right < 0)
+		if (peek_token(p, &tk) < 0)
 			return -1;
-		node = new_node(p, kind, start);
-		p->s->nodes[node].args[0] = left;
-		p->s->nodes[node].args[1] = right;
-		p->s->nodes[node].nargs = 2;
-		left = node;
+		if (tk.kind == T_IS || tk.kind == T_ISNULL || tk.kind == T_NOTNULL)
+		{
+			if (PREC_IS < min_prec)
+				return left;
+			if (last_nonassoc == PREC_IS)
+				return syntax_error(p, tk.start, (int) tk.len, "syntax error",
+									NULL);
+			next_token(p, &tk);
+			if ((left = parse_is(p, left, &tk)) < 0)
+				return -1;
+			last_nonassoc = PREC_IS;
+			continue;
+		}
+		if (!binary_op(&tk, &f, &prec, &swap) || prec < min_prec)
+			return left;
+		if (prec == PREC_CMP && last_nonassoc == PREC_CMP)
+			return syntax_error(p, tk.start, (int) tk.len, "syntax error",
+								NULL);
+		next_token(p, &tk);
+		if ((right = parse_expr(p, prec + 1)) < 0)
+			return -1;
+		left = swap ? op2(p, f, right, left, tk.start)
+					: op2(p, f, left, right, tk.start);
+		last_nonassoc = prec == PREC_CMP ? PREC_CMP : 0;
 	}
 }
 
+/* Parse the expression from p->pos to p->end entirely. */
 static int
-parse_expr(struct parser *p)
+parse_full_expr(struct parser *p)
 {
-	return parse_binary(p, 0);
+	struct token tk;
+	int e = parse_expr(p, 0);
+
+	if (e < 0)
+		return -1;
+	if (next_token(p, &tk) < 0)
+		return -1;
+	if (tk.kind != T_END)
+		return syntax_error(p, tk.start, (int) tk.len, "syntax error", NULL);
+	return e;
 }
 
 /* --------------------------------------------------------- meta-commands */
 
+/* One blank-separated word of a meta-command (exprscan.l's INITIAL). */
+static bool
+next_word(struct parser *p, size_t *start, size_t *len)
+{
+	skip_blanks(p);
+	if (p->pos >= p->end)
+		return false;
+	*start = p->pos;
+	while (p->pos < p->end && !isspace((unsigned char) p->text[p->pos]))
+	{
+		/* "word\" + newline: the continuation is not part of the word */
+		if (p->text[p->pos] == '\\' &&
+			(p->text[p->pos + 1] == '\n' ||
+			 (p->text[p->pos + 1] == '\r' && p->text[p->pos + 2] == '\n')))
+			break;
+		p->pos++;
+	}
+	*len = p->pos - *start;
+	return true;
+}
+
+static void
+add_word(struct parser *p, struct script_cmd *c, size_t start, size_t len)
+{
+	const char *w = p->text + start;
+	struct script_word *wd;
+
+	c->words = xrealloc(c->words, (size_t) (c->nwords + 1) * sizeof(*wd));
+	wd = &c->words[c->nwords++];
+	wd->var = -1;
+	if (len > 1 && w[0] == ':' && w[1] == ':')
+		wd->text = xstrndup(w + 1, len - 1);
+	else if (len > 1 && w[0] == ':')
+	{
+		wd->text = xstrndup(w, len);
+		wd->var = var_slot(p->s, w + 1, len - 1, start);
+	}
+	else
+		wd->text = xstrndup(w, len);
+}
+
+static int
+parse_sleep(struct parser *p, struct script_cmd *c, size_t start)
+{
+	size_t ws[4], wl[4];
+	int n = 0;
+	size_t unit_start = 0, unit_len = 0;
+
+	while (n < 4 && next_word(p, &ws[n], &wl[n]))
+		n++;
+	if (n == 0)
+		return syntax_error(p, start, 6, "missing argument", NULL);
+	if (n > 2)
+		return syntax_error(p, ws[2], (int) wl[2], "too many arguments", NULL);
+	if (p->text[ws[0]] == ':')
+		add_word(p, c, ws[0], wl[0]);
+	else
+	{
+		const char *w = p->text + ws[0];
+		size_t i = 0;
+		bool digit = false;
+
+		if (w[i] == '+' || w[i] == '-')
+			i++;
+		while (i < wl[0] && isdigit((unsigned char) w[i]))
+			i++, digit = true;
+		if (i < wl[0])
+		{
+			if (n == 1 && digit)
+			{
+				unit_start = ws[0] + i;
+				unit_len = wl[0] - i;
+			}
+			else
+			{
+				char *more = xstrndup(w, wl[0]);
+
+				syntax_error(p, ws[0], (int) wl[0],
+							 "invalid sleep time, must be an integer", more);
+				free(more);
+				return -1;
+			}
+		}
+		add_word(p, c, ws[0], i);
+	}
+	if (n == 2)
+	{
+		unit_start = ws[1];
+		unit_len = wl[1];
+	}
+	if (unit_len > 0)
+	{
+		const char *u = p->text + unit_start;
+
+		if (word_is(u, unit_len, "us"))
+			c->sleep_unit_us = 1;
+		else if (word_is(u, unit_len, "ms"))
+			c->sleep_unit_us = 1000;
+		else if (word_is(u, unit_len, "s"))
+			c->sleep_unit_us = 1000000;
+		else
+		{
+			char *more = xstrndup(u, unit_len);
+
+			syntax_error(p, unit_start, (int) unit_len,
+						 "unrecognized time unit, must be us, ms or s", more);
+			free(more);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Merge \gset/\aset into the SQL command before it. */
+static int
+parse_store(struct parser *p, enum script_store store, size_t start)
+{
+	struct script *s = p->s;
+	struct script_cmd *prev = s->ncmds ? &s->cmds[s->ncmds - 1] : NULL;
+	size_t ws, wl;
+
+	if (prev == NULL || prev->kind != SCRIPT_CMD_SQL ||
+		prev->store != SCRIPT_STORE_NONE)
+	{
+		p->cmdname = NULL;
+		return syntax_error(p, start, 5, "\\gset must follow an SQL command",
+							prev ? prev->first_line : NULL);
+	}
+	prev->store = store;
+	prev->store_prefix = xstrdup("");
+	if (next_word(p, &ws, &wl))
+	{
+		size_t ws2, wl2;
+
+		if (next_word(p, &ws2, &wl2))
+			return syntax_error(p, ws2, (int) wl2, "too many arguments", NULL);
+		free(prev->store_prefix);
+		prev->store_prefix = xstrndup(p->text + ws, wl);
+	}
+	s->has_store = true;
+	return 0;
+}
+
+/* The variable a \set or \setshell assigns: its slot, or -1. */
+static int
+assigned_var(struct parser *p, size_t ws, size_t wl)
+{
+	char *var = xstrndup(p->text + ws, wl);
+	int slot = -1;
+
+	if (!script_valid_var_name(var))
+		fail_at(p, ws, (int) wl, "invalid variable name: \"%s\"", var);
+	else
+	{
+		slot = var_slot(p->s, p->text + ws, wl, ws);
+		p->s->var_assigned[slot] = true;
+	}
+	free(var);
+	return slot;
+}
+
 static int
 parse_meta(struct parser *p, size_t start, size_t end)
 {
-	const char *t = p->text;
-	size_t i = start + 1, wl;
+	static const struct
+	{
+		const char *name;
+		enum script_cmd_kind kind;
+	} metas[] = {{"set", SCRIPT_CMD_SET},
+				 {"setshell", SCRIPT_CMD_SETSHELL},
+				 {"shell", SCRIPT_CMD_SHELL},
+				 {"sleep", SCRIPT_CMD_SLEEP},
+				 {"if", SCRIPT_CMD_IF},
+				 {"elif", SCRIPT_CMD_ELIF},
+				 {"else", SCRIPT_CMD_ELSE},
+				 {"endif", SCRIPT_CMD_ENDIF},
+				 {"startpipeline", SCRIPT_CMD_STARTPIPELINE},
+				 {"syncpipeline", SCRIPT_CMD_SYNCPIPELINE},
+				 {"endpipeline", SCRIPT_CMD_ENDPIPELINE}};
+	size_t ws, wl;
+	int mi = -1;
 	struct script_cmd *c;
+	char *name;
+	int rc = 0;
 
-	wl = 0;
-	while (i + wl < end && isalpha((unsigned char) t[i + wl]))
-		wl++;
-	if (wl == 3 && strncmp(t + i, "set", 3) == 0)
+	p->pos = start + 1;
+	p->end = end;
+	if (!next_word(p, &ws, &wl))
+		return 0; /* a lone backslash: pgbench ignores it */
+	name = xstrndup(p->text + ws, wl);
+	for (size_t i = 0; i < lengthof(metas); i++)
+		if (strcasecmp(metas[i].name, name) == 0)
+			mi = (int) i;
+	p->cmdname = name;
+	if (strcasecmp(name, "gset") == 0 || strcasecmp(name, "aset") == 0)
 	{
-		size_t n;
-		int expr;
-
-		p->pos = i + 3;
-		p->end = end;
-		skip_blanks(p);
-		n = var_name_len(t + p->pos);
-		if (n == 0)
-			return fail_at(p, p->pos, 1, "missing variable name in \\set");
-		c = new_cmd(p, SCRIPT_CMD_SET, start);
-		c->set_var = var_slot(p->s, t + p->pos, n, true);
-		p->pos += n;
-		expr = parse_expr(p);
-		if (expr < 0)
-			return -1;
-		skip_blanks(p);
-		if (p->pos < end)
-			return fail_at(p, p->pos, 1,
-						   "syntax error: unexpected \"%c\" after expression",
-						   t[p->pos]);
-		/* the slot array may have moved: re-fetch the command */
-		p->s->cmds[p->s->ncmds - 1].expr = expr;
-		return 0;
+		rc = parse_store(p,
+						 tolower((unsigned char) name[0]) == 'g'
+							 ? SCRIPT_STORE_GSET
+							 : SCRIPT_STORE_ASET,
+						 start);
+		goto out;
 	}
+	if (mi < 0)
 	{
-		static const char *const pgbench_meta[] = {
-			"sleep",       "setshell",     "shell", "if",   "elif",
-			"else",        "endif",        "gset",  "aset", "startpipeline",
-			"endpipeline", "syncpipeline", NULL};
-		char *word = xstrndup(t + i, wl);
-
-		for (int k = 0; pgbench_meta[k]; k++)
-			if (strcmp(word, pgbench_meta[k]) == 0)
+		rc = syntax_error(p, start, (int) wl + 1, "invalid command", NULL);
+		goto out;
+	}
+	c = new_cmd(p, metas[mi].kind, start);
+	switch (c->kind)
+	{
+		case SCRIPT_CMD_SET:
+			if (!next_word(p, &ws, &wl))
 			{
-				fail_at(p, start, (int) wl + 1,
-						"meta-command \\%s is not supported yet", word);
-				error_hint(p->err, "this version runs SQL commands and \\set");
-				free(word);
-				return -1;
+				rc = syntax_error(p, start, 4, "missing argument", NULL);
+				goto out;
 			}
-		fail_at(p, start, (int) wl + 1, "invalid command \\%s", word);
-		free(word);
-		return -1;
+			if ((rc = assigned_var(p, ws, wl)) < 0)
+				goto out;
+			p->s->cmds[p->s->ncmds - 1].set_var = rc;
+			rc = 0;
+			__attribute__((fallthrough));
+		case SCRIPT_CMD_IF:
+		case SCRIPT_CMD_ELIF:
+		{
+			int e = parse_full_expr(p);
+
+			if (e < 0)
+			{
+				rc = -1;
+				goto out;
+			}
+			/* the array may have moved: re-fetch the command */
+			p->s->cmds[p->s->ncmds - 1].expr = e;
+		}
+		break;
+		case SCRIPT_CMD_SLEEP:
+			rc = parse_sleep(p, c, start);
+			break;
+		case SCRIPT_CMD_SETSHELL:
+		case SCRIPT_CMD_SHELL:
+		{
+			int nw = 1; /* the command name */
+
+			while (next_word(p, &ws, &wl))
+			{
+				if (++nw > MAX_ARGS)
+				{
+					rc = syntax_error(p, ws, (int) wl, "too many arguments",
+									  NULL);
+					goto out;
+				}
+				c = &p->s->cmds[p->s->ncmds - 1];
+				if (c->kind == SCRIPT_CMD_SETSHELL && c->set_var < 0)
+				{
+					if ((rc = assigned_var(p, ws, wl)) < 0)
+						goto out;
+					c = &p->s->cmds[p->s->ncmds - 1];
+					c->set_var = rc;
+					rc = 0;
+					continue;
+				}
+				add_word(p, c, ws, wl);
+			}
+			c = &p->s->cmds[p->s->ncmds - 1];
+			if (c->kind == SCRIPT_CMD_SETSHELL && c->nwords == 0)
+				rc = syntax_error(p, start, (int) (end - start),
+								  "missing argument", NULL);
+			else if (c->kind == SCRIPT_CMD_SHELL && c->nwords == 0)
+				rc = syntax_error(p, start, (int) (end - start),
+								  "missing command", NULL);
+			if (c->nwords > p->s->max_words)
+				p->s->max_words = c->nwords;
+		}
+		break;
+		default:
+			if (next_word(p, &ws, &wl))
+				rc =
+					syntax_error(p, ws, (int) wl, "unexpected argument", NULL);
+			break;
 	}
+out:
+	p->cmdname = NULL;
+	free(name);
+	return rc;
+}
+
+/*
+ * pgbench's CheckConditional(), and the jump targets: each \if and \elif
+ * goes to the next branch when false, and each \elif and \else reached
+ * from a branch that ran goes past its \endif.
+ */
+static int
+link_conditionals(struct parser *p)
+{
+	struct script *s = p->s;
+	int *stack = xmalloc((size_t) (s->ncmds + 1) * sizeof(int));
+	int depth = 0, rc = 0;
+
+	for (int i = 0; i < s->ncmds && rc == 0; i++)
+	{
+		struct script_cmd *c = &s->cmds[i];
+		struct script_cmd *top = depth ? &s->cmds[stack[depth - 1]] : NULL;
+
+		switch (c->kind)
+		{
+			case SCRIPT_CMD_IF:
+				stack[depth++] = i;
+				break;
+			case SCRIPT_CMD_ELIF:
+			case SCRIPT_CMD_ELSE:
+			{
+				const char *what =
+					c->kind == SCRIPT_CMD_ELIF ? "\\elif" : "\\else";
+
+				if (top == NULL)
+					rc = fail_at(p, c->offset, 1, "%s without matching \\if",
+								 what);
+				else if (top->kind == SCRIPT_CMD_ELSE)
+					rc = fail_at(p, c->offset, 1, "%s after \\else", what);
+				else
+				{
+					top->next_branch = i;
+					stack[depth - 1] = i;
+				}
+				break;
+			}
+			case SCRIPT_CMD_ENDIF:
+				if (top == NULL)
+				{
+					rc = fail_at(p, c->offset, 1,
+								 "\\endif without matching \\if");
+					break;
+				}
+				top->next_branch = i;
+				depth--;
+				/* every branch of this \if ends here */
+				for (int k = i - 1; k >= 0; k--)
+				{
+					struct script_cmd *b = &s->cmds[k];
+
+					if ((b->kind == SCRIPT_CMD_IF ||
+						 b->kind == SCRIPT_CMD_ELIF ||
+						 b->kind == SCRIPT_CMD_ELSE) &&
+						b->endif < 0)
+					{
+						b->endif = i;
+						if (b->kind == SCRIPT_CMD_IF)
+							break;
+					}
+				}
+				break;
+			default:
+				break;
+		}
+	}
+	if (rc == 0 && depth > 0)
+		rc = fail_at(p, s->cmds[stack[depth - 1]].offset, 1,
+					 "\\if without matching \\endif");
+	free(stack);
+	return rc;
 }
 
 /* ----------------------------------------------------------------- main */
+
+/* The end of a meta-command starting at I: end of line, "\\\n" continues. */
+static size_t
+meta_end(const struct parser *p, size_t i)
+{
+	size_t end = i;
+
+	while (end < p->len && p->text[end] != '\n')
+	{
+		if (p->text[end] == '\\' &&
+			(p->text[end + 1] == '\n' ||
+			 (p->text[end + 1] == '\r' && p->text[end + 2] == '\n')))
+			end += p->text[end + 1] == '\r' ? 2 : 1;
+		end++;
+	}
+	return end;
+}
 
 struct script *
 script_parse(const char *name, const char *text,
@@ -700,7 +1655,12 @@ script_parse(const char *name, const char *text,
 	s->origin_file = xstrdup(origin->file ? origin->file : "");
 	s->origin.file = s->origin_file;
 	for (size_t k = 0; k < lengthof(automatic_vars); k++)
-		var_slot(s, automatic_vars[k], strlen(automatic_vars[k]), true);
+	{
+		int slot =
+			var_slot(s, automatic_vars[k], strlen(automatic_vars[k]), 0);
+
+		s->var_assigned[slot] = true;
+	}
 
 	memset(&p, 0, sizeof(p));
 	p.s = s;
@@ -715,17 +1675,10 @@ script_parse(const char *name, const char *text,
 			i++;
 			continue;
 		}
-		if (p.text[i] == '\\')
+		if (p.text[i] == '\\' && p.text[i + 1] != ';')
 		{
-			size_t end = i;
+			size_t end = meta_end(&p, i);
 
-			/* a meta-command runs to the end of line; "\\\n" continues */
-			while (end < p.len && p.text[end] != '\n')
-			{
-				if (p.text[end] == '\\' && p.text[end + 1] == '\n')
-					end++;
-				end++;
-			}
 			if (parse_meta(&p, i, end) < 0)
 				goto fail;
 			i = end;
@@ -744,9 +1697,24 @@ script_parse(const char *name, const char *text,
 				stop--;
 			if (has_code)
 			{
-				c = new_cmd(&p, SCRIPT_CMD_SQL, i);
-				if (compile_sql(&p, c, p.text + i, stop - i) < 0)
+				/* pgbench drops leading blanks and "--" comments */
+				size_t from = i;
+
+				for (;;)
+				{
+					while (from < stop &&
+						   isspace((unsigned char) p.text[from]))
+						from++;
+					if (from + 1 < stop && p.text[from] == '-' &&
+						p.text[from + 1] == '-')
+						from += strcspn(p.text + from, "\n");
+					else
+						break;
+				}
+				c = new_cmd(&p, SCRIPT_CMD_SQL, from);
+				if (compile_sql(&p, c, from, stop - from) < 0)
 					goto fail;
+				c = &s->cmds[s->ncmds - 1];
 				c->stmt_name = xasprintf("P%d", s->ncmds - 1);
 				s->nsql++;
 			}
@@ -754,17 +1722,21 @@ script_parse(const char *name, const char *text,
 			i = end < p.len && p.text[end] == ';' ? end + 1 : end;
 		}
 	}
-	if (s->ncmds == 0 || s->nsql == 0)
+	if (s->ncmds == 0)
 	{
-		error_set(err, PGC_ERR_RECIPE, "script \"%s\" contains no SQL command",
+		error_set(err, PGC_ERR_RECIPE, "empty command list for script \"%s\"",
 				  name);
 		error_at(err, origin->file, origin->first_line, origin->first_col + 1,
 				 1);
 		goto fail;
 	}
+	if (link_conditionals(&p) < 0)
+		goto fail;
+	free(p.semis);
 	return s;
 
 fail:
+	free(p.semis);
 	script_free(s);
 	return NULL;
 }
@@ -784,12 +1756,20 @@ script_free(struct script *s)
 		free(c->sql_text);
 		free(c->pieces);
 		free(c->stmt_name);
+		free(c->first_line);
+		free(c->store_prefix);
+		for (int k = 0; k < c->nwords; k++)
+			free(c->words[k].text);
+		free(c->words);
 	}
 	for (int i = 0; i < s->nvars; i++)
 		free(s->var_names[i]);
 	free(s->var_names);
+	free(s->var_assigned);
+	free(s->var_first_use);
 	free(s->cmds);
 	free(s->nodes);
+	free(s->args);
 	free(s->name);
 	free(s->text);
 	free(s->origin_file);

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct script_vars v;
 		int line, col;
 
-		script_vars_init(&v, s, 3, 1, 42);
+		script_vars_init(&v, s, 3, 1, 42, 42, 42, NULL, 0);
 		for (int round = 0; round < 3; round++)
 			for (int i = 0; i < s->ncmds; i++)
 				if (s->cmds[i].kind == SCRIPT_CMD_SET)

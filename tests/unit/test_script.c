@@ -55,12 +55,12 @@ eval(const char *expr, int64_t *out, char *errbuf, size_t errsize)
 	s = parse(text);
 	if (s == NULL)
 		return -1;
-	script_vars_init(&v, s, 7, 1, 12345);
+	script_vars_init(&v, s, 7, 1, 12345, 0, 12345, NULL, 0);
 	ok = script_exec_set(s, &s->cmds[0], &v);
 	if (ok)
-		*out = v.values[s->cmds[0].set_var];
+		*out = v.vars[s->cmds[0].set_var].v.u.i;
 	else
-		snprintf(errbuf, errsize, "%s", v.errmsg);
+		snprintf(errbuf, errsize, "%.250s", v.errmsg);
 	script_vars_release(&v);
 	script_free(s);
 	return ok ? 0 : 1;
@@ -137,7 +137,8 @@ main(void)
 		CHECK_INT(s->ncmds, 4);
 		CHECK_STR(s->cmds[0].sql_params, "SELECT ';' AS a");
 		CHECK_STR(s->cmds[1].sql_params, "SELECT $$x;y$$ /* ; */");
-		CHECK_STR(s->cmds[2].sql_params, "-- c;\nSELECT $f$ ; $f$, \"a;b\"");
+		/* pgbench drops a command's leading "--" comment lines */
+		CHECK_STR(s->cmds[2].sql_params, "SELECT $f$ ; $f$, \"a;b\"");
 		CHECK_STR(s->cmds[3].sql_params, "SELECT E'\\';'");
 	}
 	script_free(s);
@@ -186,27 +187,81 @@ main(void)
 	}
 	script_free(s);
 
-	/* parse errors carry their position */
-	parse_fails("\\set x 1 +\nSELECT 1", 1, 11, "syntax error");
-	parse_fails("SELECT 1;\n  \\sleep 10 ms\n", 2, 3,
-				"meta-command \\sleep is not supported yet");
+	/* parse errors carry their position and pgbench's message */
+	parse_fails("\\set x 1 +\nSELECT 1", 1, 11,
+				"syntax error in command \"set\"");
+	parse_fails("SELECT 1;\n  \\sleep 10 weeks\n", 2, 13,
+				"unrecognized time unit, must be us, ms or s (weeks) in "
+				"command \"sleep\"");
 	parse_fails("\\frobnicate\nSELECT 1", 1, 1,
-				"invalid command \\frobnicate");
-	parse_fails("SELECT :nope", 1, 8, "undefined variable \"nope\"");
+				"invalid command in command \"frobnicate\"");
 	parse_fails("SELECT 'abc", 1, 8, "unterminated quoted string");
 	parse_fails("SELECT $q$ abc", 1, 8, "unterminated dollar-quoted string");
 	parse_fails("SELECT 1 /* open", 1, 10, "unterminated /* comment");
 	parse_fails("\\set x nosuchfn(1)\nSELECT 1", 1, 8,
-				"unknown function or keyword \"nosuchfn\"");
+				"unexpected function name (nosuchfn) in command \"set\"");
 	parse_fails("\\set x random(1)\nSELECT 1", 1, 8,
-				"wrong number of arguments to random");
-	parse_fails("\\set x 1.5\nSELECT 1", 1, 8,
-				"double constants are not supported yet");
+				"unexpected number of arguments (random) in command \"set\"");
 	parse_fails("\\set x 99999999999999999999\nSELECT 1", 1, 8,
-				"bigint constant overflow");
-	parse_fails("\\set x 1\n", 1, 1, "script \"t\" contains no SQL command");
-	parse_fails("SELECT 1 \\; SELECT 2", 1, 10, "compound statements");
-	parse_fails("\\set\nSELECT 1", 1, 5, "missing variable name in \\set");
+				"bigint constant overflow (99999999999999999999)");
+	parse_fails("\\set x 1e400\n", 1, 8, "double constant overflow (1e400)");
+	parse_fails("\\set x 1 < 2 < 3\n", 1, 14, "syntax error");
+	parse_fails("\\set x 9223372036854775808\n", 1, 8, "syntax error");
+	parse_fails("\\set x :a IS 3\n", 1, 14, "syntax error");
+	parse_fails("-- nothing\n", 1, 1, "empty command list for script \"t\"");
+	parse_fails("\\set\nSELECT 1", 1, 1,
+				"missing argument in command \"set\"");
+	parse_fails("\\set 1x 1\n", 1, 6, "invalid variable name: \"1x\"");
+	parse_fails("\\if 1\nSELECT 1;\n", 1, 1, "\\if without matching \\endif");
+	parse_fails("\\if 1\n\\else\n\\elif 0\n\\endif\n", 3, 1,
+				"\\elif after \\else");
+	parse_fails("\\gset\n", 1, 1, "\\gset must follow an SQL command");
+	parse_fails("SELECT 1 \\gset a b\n", 1, 18,
+				"too many arguments in command \"gset\"");
+	parse_fails("\\sleep\n", 1, 1, "missing argument in command \"sleep\"");
+	parse_fails("\\sleep x\n", 1, 8,
+				"invalid sleep time, must be an integer (x) in command "
+				"\"sleep\"");
+	parse_fails("\\endpipeline x\n", 1, 14,
+				"unexpected argument in command \"endpipeline\"");
+
+	/* a variable nothing assigns: found before running */
+	s = parse("SELECT :nope");
+	CHECK(s != NULL);
+	if (s)
+	{
+		struct pgc_error err;
+		const char *defined[] = {"nope"};
+
+		error_clear(&err);
+		CHECK_INT(script_check_variables(s, NULL, 0, &err), -1);
+		CHECK_STR(err.message, "undefined variable \"nope\"");
+		CHECK_INT(err.col, 8);
+		CHECK_INT(script_check_variables(s, defined, 1, &err), 0);
+	}
+	script_free(s);
+
+	/* compound statements, \gset, \if structure */
+	s = parse("\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset p_\n"
+			  "\\if :p_i5 = 5\n\\set a 1\n\\elif false\n\\set a 2\n"
+			  "\\else\n\\set a 3\n\\endif\n");
+	CHECK(s != NULL);
+	if (s)
+	{
+		CHECK_INT(s->ncmds, 8);
+		CHECK_INT(s->cmds[0].nqueries, 6);
+		CHECK_STR(s->cmds[0].sql_text,
+				  "; ; SELECT 0 AS i5 ; SELECT 5 AS i5 ; ;");
+		CHECK_INT(s->cmds[0].store, SCRIPT_STORE_GSET);
+		CHECK_STR(s->cmds[0].store_prefix, "p_");
+		CHECK_INT(s->cmds[1].next_branch, 3);
+		CHECK_INT(s->cmds[3].next_branch, 5);
+		CHECK_INT(s->cmds[5].next_branch, 7);
+		CHECK_INT(s->cmds[1].endif, 7);
+		CHECK_INT(s->cmds[3].endif, 7);
+		CHECK_INT(s->cmds[5].endif, 7);
+	}
+	script_free(s);
 
 	/* expressions: pgbench's int64 semantics */
 	eval_is("1 + 2 * 3", 7);
@@ -223,10 +278,33 @@ main(void)
 	eval_is("random(5, 5)", 5);
 	eval_is("-9223372036854775807 - 1", INT64_MIN);
 	eval_is("(-9223372036854775807 - 1) % -1", 0);
-	eval_fails("9223372036854775807 + 1", "bigint out of range");
-	eval_fails("(-9223372036854775807 - 1) / -1", "bigint out of range");
-	eval_fails("-(-9223372036854775807 - 1)", "bigint out of range");
-	eval_fails("4611686018427387904 * 2", "bigint out of range");
+	eval_is("-9223372036854775808", INT64_MIN);
+	eval_is("~0 # 5", ~INT64_C(0) ^ 5);
+	eval_is("1 << 62 >> 61", 2);
+	eval_is("case when 1 > 2 then 1 when 2 > 1 then 2 end", 2);
+	eval_is("int(7.5) + int(-7.5)", 0); /* rint: half to even */
+	eval_is("hash(10, 5432)", INT64_C(-5817877081768721676));
+	eval_is("hash_fnv1a(10, 5432)", INT64_C(-7793829335365542153));
+	eval_is("permute(9223372036854775796, 9223372036854775797, 5432)",
+			INT64_C(520382784483822430));
+	eval_is("permute(9223372036854775791, 9223372036854775797, 5432)",
+			INT64_C(8648551549198294572));
+	eval_fails("9223372036854775807 + 1", "bigint add out of range");
+	eval_fails("(-9223372036854775807 - 1) / -1", "bigint div out of range");
+	eval_fails("-(-9223372036854775807 - 1)", "bigint sub out of range");
+	eval_fails("4611686018427387904 * 2", "bigint mul out of range");
+	eval_fails("true + 2", "cannot coerce boolean to int");
+	eval_fails("not 0.0", "cannot coerce double to boolean");
+	eval_fails(
+		"int(1e32)",
+		"double to int overflow for 100000000000000005366162204393472.000000");
+	eval_fails("least(0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)",
+			   "too many function arguments, maximum is 16");
+	eval_fails(
+		"random_zipfian(0, 10, 1)",
+		"zipfian parameter must be in range [1.001, 1000] (not 1.000000)");
+	eval_fails("permute(0, 0)",
+			   "permute size parameter must be greater than zero");
 	eval_fails("1 / 0", "division by zero");
 	eval_fails("1 % 0", "division by zero");
 	eval_fails("random(5, 1)", "empty range given to random");
@@ -240,25 +318,79 @@ main(void)
 		bool same = true;
 
 		s = parse("\\set r random(-3, 6)\nSELECT :r");
-		script_vars_init(&v1, s, 0, 1, 99);
-		script_vars_init(&v2, s, 0, 1, 99);
+		script_vars_init(&v1, s, 0, 1, 99, 0, 99, NULL, 0);
+		script_vars_init(&v2, s, 0, 1, 99, 0, 99, NULL, 0);
 		for (int i = 0; i < 10000; i++)
 		{
+			int64_t r1, r2;
+
 			CHECK(script_exec_set(s, &s->cmds[0], &v1));
 			CHECK(script_exec_set(s, &s->cmds[0], &v2));
-			if (v1.values[s->cmds[0].set_var] != v2.values[s->cmds[0].set_var])
+			r1 = v1.vars[s->cmds[0].set_var].v.u.i;
+			r2 = v2.vars[s->cmds[0].set_var].v.u.i;
+			if (r1 != r2)
 				same = false;
-			if (v1.values[s->cmds[0].set_var] < -3 ||
-				v1.values[s->cmds[0].set_var] > 6)
+			if (r1 < -3 || r1 > 6)
 				CHECK(!"random out of range");
 			else
-				seen[v1.values[s->cmds[0].set_var] + 3]++;
+				seen[r1 + 3]++;
 		}
 		CHECK(same);
 		for (int i = 0; i < 10; i++)
 			CHECK(seen[i] > 800 && seen[i] < 1200);
 		script_vars_release(&v1);
 		script_vars_release(&v2);
+		script_free(s);
+	}
+
+	/*
+	 * pgbench --random-seed=5432 -t 1: client 0's stream is the first draw
+	 * of the base sequence; its TAP test pins these four values.
+	 */
+	{
+		struct script_vars v;
+		struct prng base;
+		static const int64_t want[] = {17, 104, 1498, 3};
+
+		s = parse("\\set a random(10, 19)\n"
+				  "\\set b random_exponential(100, 199, 10.0)\n"
+				  "\\set c random_gaussian(1000, 1999, 10.0)\n"
+				  "\\set d random_zipfian(1, 9, 1.3)\n");
+		prng_seed(&base, 5432);
+		script_vars_init(&v, s, 0, 1, 5432, 0, prng_next(&base), NULL, 0);
+		for (int i = 0; i < 4; i++)
+		{
+			CHECK(script_exec_set(s, &s->cmds[i], &v));
+			CHECK_INT(v.vars[s->cmds[i].set_var].v.u.i, want[i]);
+		}
+		script_vars_release(&v);
+		script_free(s);
+	}
+
+	/* string variables (-D, \\gset) parse as pgbench's makeVariableValue */
+	{
+		struct script_vars v;
+		struct script_define defs[] = {{"foo", "-10.1"},
+									   {"bla", "fals"},
+									   {"n", "NULL"},
+									   {"f", "of"},
+									   {"bad", "trueXXX"}};
+		struct script_value out;
+
+		s = parse("\\set a :foo * 2\n\\set b :bla\n\\set c :n\n"
+				  "\\set d :f\n\\set e :bad\n");
+		script_vars_init(&v, s, 0, 1, 1, 0, 1, defs, 5);
+		CHECK(script_eval(s, s->cmds[0].expr, &v, &out));
+		CHECK(out.type == SV_DOUBLE && out.u.d == -20.2);
+		CHECK(script_eval(s, s->cmds[1].expr, &v, &out));
+		CHECK(out.type == SV_BOOL && !out.u.b);
+		CHECK(script_eval(s, s->cmds[2].expr, &v, &out));
+		CHECK(out.type == SV_NULL);
+		CHECK(script_eval(s, s->cmds[3].expr, &v, &out));
+		CHECK(out.type == SV_BOOL && !out.u.b);
+		CHECK(!script_eval(s, s->cmds[4].expr, &v, &out));
+		CHECK_STR(v.errmsg, "malformed variable \"bad\" value: \"trueXXX\"");
+		script_vars_release(&v);
 		script_free(s);
 	}
 
