@@ -49,6 +49,11 @@ recipe_check_fn(int argc, char **argv)
 								   argv[i]);
 		error_clear(&err);
 		r = recipe_load(argv[i], &err);
+		if (r && recipe_check_variables(r, NULL, 0, &err) < 0)
+		{
+			recipe_free(r);
+			r = NULL;
+		}
 		if (r == NULL)
 		{
 			cmd_print_error(&err);

@@ -36,15 +36,21 @@ const struct cmd cmd_run = {
 	.summary = "run a recipe and store every point",
 	.usage =
 		"usage: pgcliff run RECIPE.yaml [OPTIONS]\n"
+		"       pgcliff run -f SCRIPT.sql [OPTIONS]\n"
 		"\n"
 		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
 		"started from --bindir (or on --target), prints pgbench's summary lines\n"
-		"per point and a table at the end, and stores the run.\n"
+		"per point and a table at the end, and stores the run.  With -f, a\n"
+		"pgbench script runs as a one-workload recipe (10 transactions per\n"
+		"client unless -T or -t says otherwise, as pgbench).\n"
 		"\n"
 		"options:\n"
 		"  -c, --clients LIST      client counts to sweep, e.g. 1,2,4 (overrides sweep)\n"
 		"  -j, --jobs N            threads per workload (default: the recipe's)\n"
 		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
+		"  -t, --transactions N    N transactions per client instead (pgbench -t)\n"
+		"  -f, --file SCRIPT       run a pgbench script file instead of a recipe\n"
+		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
 		"      --warmup DUR        unmeasured time before each window\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
 		"  -P, --progress N        progress lines on stderr every N seconds\n"
@@ -68,7 +74,10 @@ const struct cmd cmd_run = {
 		"                          (with several variants the repeats run in\n"
 		"                          counterbalanced blocks: AB, BA, ...)\n"
 		"      --seed N            random seed for the scripts and the order of\n"
-		"                          the points (default: random)\n"
+		"                          the points (default: random); scripts draw\n"
+		"                          pgbench's values for --random-seed=N\n"
+		"      --random-seed N|time|rand\n"
+		"                          the same, with pgbench's spelling\n"
 		"      --keep-logs         keep the managed server's log directory\n"
 		"  -q, --quiet             no per-point summary lines\n"
 		"\n"
@@ -81,6 +90,10 @@ const struct cmd cmd_run = {
 struct run_opts
 {
 	const char *recipe_path;
+	const char *script_file; /* -f: a pgbench script instead */
+	int64_t transactions;    /* -t */
+	char **defines;          /* -D NAME=VALUE, pointing into argv */
+	int ndefines;
 	int *clients;
 	int nclients;
 	int jobs;
@@ -97,6 +110,7 @@ struct run_opts
 	char **variant_args; /* --variant values, pointing into argv */
 	int nvariant_args;
 	bool seed_set;
+	bool random_seed_given; /* --random-seed: say so, as pgbench does */
 	uint64_t seed;
 	bool keep_logs;
 	bool quiet;
@@ -132,6 +146,8 @@ struct run_state
 	int nrows;
 	int aborted_clients;
 	char abort_reason[1024];
+	struct script_define *defines; /* variables:, then -D over them */
+	int ndefines;
 };
 
 /* ------------------------------------------------------------ options */
@@ -155,6 +171,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"seed", required_argument, NULL, 7},
 		{"keep-logs", no_argument, NULL, 8},
 		{"variant", required_argument, NULL, 9},
+		{"random-seed", required_argument, NULL, 10},
+		{"transactions", required_argument, NULL, 't'},
+		{"file", required_argument, NULL, 'f'},
+		{"define", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -163,8 +183,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->protocol = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:q", longopts, NULL)) !=
-		   -1)
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:", longopts,
+							 NULL)) != -1)
 	{
 		switch (ch)
 		{
@@ -210,6 +230,53 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 'q':
 				o->quiet = true;
 				break;
+			case 't':
+			{
+				int n;
+
+				if (!cmd_parse_count(optarg, 1000000000, &n))
+					return cmd_usage_error(
+						&cmd_run, "invalid number of transactions \"%s\"",
+						optarg);
+				o->transactions = n;
+			}
+			break;
+			case 'f':
+				o->script_file = optarg;
+				break;
+			case 'D':
+				if (strchr(optarg, '=') == NULL || optarg[0] == '=')
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid variable definition \"%s\" (want NAME=VALUE)",
+						optarg);
+				o->defines = xrealloc(o->defines, (size_t) (o->ndefines + 1) *
+													  sizeof(char *));
+				o->defines[o->ndefines++] = optarg;
+				break;
+			case 10:
+				if (strcmp(optarg, "time") == 0)
+					o->seed = (uint64_t) clock_now_ns();
+				else if (strcmp(optarg, "rand") == 0)
+				{
+					if (getrandom(&o->seed, sizeof(o->seed), 0) !=
+						(ssize_t) sizeof(o->seed))
+						o->seed = (uint64_t) clock_now_ns();
+				}
+				else
+				{
+					errno = 0;
+					o->seed = strtoull(optarg, &end, 10);
+					if (*end || errno || optarg[0] == '-')
+						return cmd_usage_error(
+							&cmd_run,
+							"unrecognized random seed option \"%s\" (an "
+							"unsigned integer, time or rand)",
+							optarg);
+				}
+				o->seed_set = true;
+				o->random_seed_given = ch == 10;
+				break;
 			case 1:
 				o->warmup_us = recipe_parse_duration_us(optarg);
 				o->warmup_set = true;
@@ -245,6 +312,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 					return cmd_usage_error(&cmd_run, "invalid seed \"%s\"",
 										   optarg);
 				o->seed_set = true;
+				o->random_seed_given = ch == 10;
 				break;
 			case 8:
 				o->keep_logs = true;
@@ -258,6 +326,17 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			default:
 				return cmd_option_error(&cmd_run, ch, argv);
 		}
+	}
+	if (o->transactions && o->duration_us)
+		return cmd_usage_error(&cmd_run,
+							   "specify either a number of transactions (-t) "
+							   "or a duration (-T), not both");
+	if (o->script_file)
+	{
+		if (optind < argc)
+			return cmd_usage_error(&cmd_run,
+								   "give a recipe or -f SCRIPT, not both");
+		return 0;
 	}
 	if (optind >= argc)
 		return cmd_usage_error(&cmd_run, "no recipe given");
@@ -879,17 +958,32 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 			  const struct load_result *point, double secs)
 {
 	uint64_t total = res->txns + res->failures;
+	const struct recipe_workload *rw =
+		recipe_workload_find(rs->recipe, w->name);
 
-	printf("transaction type: %s\n", w->name);
+	/* pgbench names a script file by its path */
+	printf("transaction type: %s\n",
+		   rw->script_file ? rw->script_file : w->name);
 	printf("scaling factor: 1\n");
 	printf("query mode: %s\n",
 		   recipe_protocol_name((enum recipe_protocol) w->protocol));
 	printf("number of clients: %d\n", w->clients);
 	printf("number of threads: %d\n", res->jobs);
 	printf("maximum number of tries: 1\n");
-	printf("duration: %g s\n", secs);
-	printf("number of transactions actually processed: %" PRIu64 "\n",
-		   res->txns);
+	if (w->transactions > 0)
+	{
+		printf("number of transactions per client: %" PRId64 "\n",
+			   w->transactions);
+		printf("number of transactions actually processed: %" PRIu64
+			   "/%" PRId64 "\n",
+			   res->txns, w->transactions * w->clients);
+	}
+	else
+	{
+		printf("duration: %g s\n", secs);
+		printf("number of transactions actually processed: %" PRIu64 "\n",
+			   res->txns);
+	}
 	printf("number of failed transactions: %" PRIu64 " (%.3f%%)\n",
 		   res->failures,
 		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
@@ -1051,7 +1145,23 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 			wl[i].jobs = rw->jobs;
 		if (wl[i].jobs > wl[i].clients)
 			wl[i].jobs = wl[i].clients;
+		if (o->transactions)
+			wl[i].transactions = o->transactions;
+		else if (o->duration_us)
+			wl[i].transactions = 0; /* -T turns -t recipes into durations */
+		else
+			wl[i].transactions = rw->transactions;
+		wl[i].defines = rs->defines;
+		wl[i].ndefines = rs->ndefines;
 	}
+}
+
+/* debug() of a script: one line on stderr, as pgbench prints it. */
+static void
+on_debug(void *arg, const char *line)
+{
+	(void) arg;
+	fprintf(stderr, "%s\n", line);
 }
 
 static int
@@ -1069,6 +1179,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		struct target *t = &rs->targets[st->variant];
 		struct load_point lp;
 		struct load_result res;
+		double secs;
 
 		if (cmd_interrupted)
 		{
@@ -1100,6 +1211,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.progress_s = o->progress_s;
 		lp.progress = on_progress;
 		lp.progress_arg = rs->recipe;
+		lp.debug = on_debug;
 		if (!o->quiet)
 		{
 			printf("%spoint %d of %d: %s%s%sclients %d, repeat %d of %d\n",
@@ -1116,13 +1228,17 @@ run_points(struct run_state *rs, struct pgc_error *err)
 			rc = -1;
 			break;
 		}
+		/* with -t, the window lasted until the last transaction */
+		secs = wl[0].transactions > 0 ? (double) res.window_ns / 1e9
+									  : (double) lp.duration_ns / 1e9;
+		if (secs <= 0)
+			secs = 1e-9;
 		for (int i = 0; i < r->nworkloads && rc == 0; i++)
 		{
 			if (!o->quiet)
-				print_summary(rs, &wl[i], &res.w[i], &res,
-							  (double) lp.duration_ns / 1e9);
+				print_summary(rs, &wl[i], &res.w[i], &res, secs);
 			rc = store_point(rs, t->v->name, &wl[i], &res.w[i], st->block,
-							 order, &res, (double) lp.duration_ns / 1e9, err);
+							 order, &res, secs, err);
 			if (res.w[i].aborted_clients)
 			{
 				if (rs->aborted_clients == 0)
@@ -1158,6 +1274,117 @@ raise_nofile(void)
 	}
 }
 
+/*
+ * -f SCRIPT: a one-workload recipe around a pgbench script file, stored
+ * like any other (its text names the file).  Without -T it runs
+ * pgbench's default of 10 transactions per client.
+ */
+static struct recipe *
+script_recipe(const struct run_opts *o, struct pgc_error *err)
+{
+	struct strbuf yaml = STRBUF_INIT;
+	char name[64];
+	char *abs = realpath(o->script_file, NULL);
+	const char *base = strrchr(o->script_file, '/');
+	struct recipe *r;
+	size_t n = 0;
+
+	if (abs == NULL)
+	{
+		error_set(err, PGC_ERR_RECIPE, "could not open script \"%s\": %s",
+				  o->script_file, strerror(errno));
+		return NULL;
+	}
+	/* a recipe name from the file name: letters, digits, _ and - */
+	base = base ? base + 1 : o->script_file;
+	if (!isalpha((unsigned char) base[0]) && base[0] != '_')
+		name[n++] = 's', name[n++] = '_';
+	for (; *base && *base != '.' && n < sizeof(name) - 1; base++)
+		name[n++] =
+			isalnum((unsigned char) *base) || *base == '-' ? *base : '_';
+	name[n] = '\0';
+	if (n == 0 || strcmp(name, "s_") == 0)
+		snprintf(name, sizeof(name), "script");
+	strbuf_addf(&yaml, "recipe: %s\ndescription: pgcliff run -f\n", name);
+	if (o->duration_us)
+		strbuf_addf(&yaml, "duration: %" PRId64 "us\n", o->duration_us);
+	strbuf_addf(&yaml, "workloads:\n  %s:\n    file: \"", name);
+	for (const char *p = abs; *p; p++)
+	{
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(&yaml, '\\');
+		strbuf_addch(&yaml, *p);
+	}
+	strbuf_addstr(&yaml, "\"\n");
+	if (!o->duration_us)
+		strbuf_addf(&yaml, "    transactions: %" PRId64 "\n",
+					o->transactions ? o->transactions : 10);
+	/* pgbench's defaults: one client on one thread; -c and -j apply */
+	strbuf_addstr(&yaml, "sweep: {clients: [1], jobs: 1}\n");
+	r = recipe_load_text(abs, yaml.buf, err);
+	strbuf_release(&yaml);
+	free(abs);
+	return r;
+}
+
+/*
+ * The script variables of the run: the recipe's variables:, then -D over
+ * them (a later -D wins); and the check that every variable a script
+ * reads is assigned somewhere.
+ */
+static int
+collect_defines(struct run_state *rs, struct pgc_error *err)
+{
+	const struct recipe *r = rs->recipe;
+	int n = r->nvariables + rs->o.ndefines;
+	const char **names = xcalloc((size_t) n + 1, sizeof(char *));
+	int rc;
+
+	rs->defines = xcalloc((size_t) n + 1, sizeof(*rs->defines));
+	for (int i = 0; i < n; i++)
+	{
+		const char *name, *value;
+		char *eq = NULL;
+		int k;
+
+		if (i < r->nvariables)
+		{
+			name = xstrdup(r->variables[i].name);
+			value = r->variables[i].value;
+		}
+		else
+		{
+			const char *d = rs->o.defines[i - r->nvariables];
+
+			eq = strchr(d, '=');
+			name = xstrndup(d, (size_t) (eq - d));
+			value = eq + 1;
+			if (!script_valid_var_name(name))
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "invalid variable name \"%s\" in -D %s", name, d);
+				free((char *) name);
+				free(names);
+				return -1;
+			}
+		}
+		for (k = 0; k < rs->ndefines; k++)
+			if (strcmp(rs->defines[k].name, name) == 0)
+				break;
+		if (k < rs->ndefines)
+			free((char *) rs->defines[k].name);
+		else
+			rs->ndefines++;
+		rs->defines[k].name = name;
+		rs->defines[k].value = value;
+	}
+	for (int i = 0; i < rs->ndefines; i++)
+		names[i] = rs->defines[i].name;
+	rc = recipe_check_variables(r, names, rs->ndefines, err);
+	free(names);
+	return rc;
+}
+
 static int
 run_fn(int argc, char **argv)
 {
@@ -1182,9 +1409,15 @@ run_fn(int argc, char **argv)
 							  (ssize_t) sizeof(rs.o.seed))
 		rs.o.seed = (uint64_t) clock_now_ns();
 	rs.o.seed &= INT64_MAX; /* SQLite integers are signed */
+	if (rs.o.random_seed_given)
+		fprintf(stderr, "pgcliff: setting random seed to %" PRIu64 "\n",
+				rs.o.seed);
 
-	rs.recipe = recipe_load(rs.o.recipe_path, &err);
+	rs.recipe = rs.o.script_file ? script_recipe(&rs.o, &err)
+								 : recipe_load(rs.o.recipe_path, &err);
 	if (rs.recipe == NULL)
+		goto out;
+	if (collect_defines(&rs, &err) < 0)
 		goto out;
 	for (int i = 0; i < rs.recipe->nwindows; i++)
 		if (rs.o.duration_us &&
@@ -1328,6 +1561,10 @@ out:
 	free(rs.plan);
 	free(plan);
 	free(rs.o.variant_args);
+	free(rs.o.defines);
+	for (int i = 0; i < rs.ndefines; i++)
+		free((char *) rs.defines[i].name);
+	free(rs.defines);
 	free(rs.rows);
 	free(rs.o.clients);
 	free(cmdline);

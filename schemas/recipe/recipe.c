@@ -34,11 +34,12 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 static const char *const top_keys[] = {
 	"recipe",   "description", "topology", "server",    "setup", "reset",
 	"duration", "warmup",      "repeat",   "workloads", "sweep", "measure",
-	"variants", "restart",     "windows",  NULL};
+	"variants", "restart",     "windows",  "variables", NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
-	"target", "protocol", "script", "file", "clients", "jobs", NULL};
+	"target",  "protocol", "script",       "file",
+	"clients", "jobs",     "transactions", NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
 
 /* --------------------------------------------------------------- errors */
@@ -400,6 +401,67 @@ recipe_guc_name_ok(const char *name)
 	return true;
 }
 
+/* `variables:`: script variables, as pgbench's -D NAME=VALUE. */
+static int
+parse_variables(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+
+	if (expect_mapping(ld, node, "'variables'") < 0)
+		return -1;
+	r->variables = xcalloc((size_t) (node->data.mapping.pairs.top -
+									 node->data.mapping.pairs.start) +
+							   1,
+						   sizeof(*r->variables));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		yaml_node_t *v = node_at(ld, pr->value);
+		struct recipe_guc *var;
+
+		if (expect_scalar(ld, k, "a variable name") < 0)
+			return -1;
+		if (!script_valid_var_name(scalar(k)))
+		{
+			fail(ld, k, "invalid variable name \"%s\"", scalar(k));
+			error_hint(ld->err, "letters, digits, _ and non-ASCII "
+								"characters, not starting with a digit");
+			return -1;
+		}
+		for (int i = 0; i < r->nvariables; i++)
+			if (strcmp(r->variables[i].name, scalar(k)) == 0)
+				return fail(ld, k, "variable '%s' given twice", scalar(k));
+		if (v->type != YAML_SCALAR_NODE)
+			return fail(ld, v,
+						"value of variable '%s' must be a scalar, not %s",
+						scalar(k), node_kind(v));
+		var = &r->variables[r->nvariables++];
+		var->name = xstrdup(scalar(k));
+		var->value = xstrdup(scalar(v));
+		var->pos = pos_of(k);
+	}
+	return 0;
+}
+
+int
+recipe_check_variables(const struct recipe *r, const char *const *extra,
+					   int nextra, struct pgc_error *err)
+{
+	const char **names =
+		xcalloc((size_t) r->nvariables + (size_t) nextra + 1, sizeof(char *));
+	int n = 0, rc = 0;
+
+	for (int i = 0; i < r->nvariables; i++)
+		names[n++] = r->variables[i].name;
+	for (int i = 0; i < nextra; i++)
+		names[n++] = extra[i];
+	for (int i = 0; i < r->nworkloads && rc == 0; i++)
+		rc = script_check_variables(r->workloads[i].script, names, n, err);
+	free(names);
+	return rc;
+}
+
 /* A mapping of GUCs (`server:` of the recipe or of a variant). */
 static int
 parse_gucs(struct loader *ld, const yaml_node_t *node, const char *what,
@@ -663,6 +725,14 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	if ((v = lookup(ld, node, "jobs")) != NULL &&
 		parse_int(ld, v, "'jobs'", 1, MAX_CLIENTS, &w->jobs) < 0)
 		return -1;
+	if ((v = lookup(ld, node, "transactions")) != NULL)
+	{
+		int n;
+
+		if (parse_int(ld, v, "'transactions'", 1, 1000000000, &n) < 0)
+			return -1;
+		w->transactions = n;
+	}
 
 	script_node = lookup(ld, node, "script");
 	file_node = lookup(ld, node, "file");
@@ -932,6 +1002,32 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 	return -1;
 }
 
+/*
+ * Without `duration`, every workload must run a number of transactions;
+ * some but not all is an error either way.
+ */
+static int
+check_transactions(struct loader *ld, const yaml_node_t *root)
+{
+	const struct recipe *r = ld->r;
+	int with = 0;
+
+	for (int i = 0; i < r->nworkloads; i++)
+		with += r->workloads[i].transactions > 0;
+	if (with == r->nworkloads)
+		return 0;
+	if (with == 0)
+	{
+		fail(ld, root, "missing key 'duration'");
+		error_hint(ld->err, "for example: duration: 5s (or transactions: N "
+							"in every workload, as pgbench -t)");
+		return -1;
+	}
+	fail(ld, root, "missing key 'duration'");
+	error_hint(ld->err, "workloads without 'transactions' need a duration");
+	return -1;
+}
+
 static int
 load_root(struct loader *ld, yaml_node_t *root)
 {
@@ -985,14 +1081,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if ((v = lookup(ld, root, "reset")) != NULL &&
 		parse_sql_list(ld, v, "reset", &r->reset, &r->nreset) < 0)
 		return -1;
-	if ((v = lookup(ld, root, "duration")) == NULL)
-	{
-		fail(ld, root, "missing key 'duration'");
-		error_hint(ld->err, "for example: duration: 5s");
-		return -1;
-	}
-	if (parse_duration(ld, v, "duration", false, &r->duration_us) < 0)
-		return -1;
+
 	if ((v = lookup(ld, root, "warmup")) != NULL &&
 		parse_duration(ld, v, "warmup", true, &r->warmup_us) < 0)
 		return -1;
@@ -1008,6 +1097,16 @@ load_root(struct loader *ld, yaml_node_t *root)
 		return -1;
 	}
 	if (parse_workloads(ld, v) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "duration")) != NULL)
+	{
+		if (parse_duration(ld, v, "duration", false, &r->duration_us) < 0)
+			return -1;
+	}
+	else if (check_transactions(ld, root) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "variables")) != NULL &&
+		parse_variables(ld, v) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "sweep")) != NULL)
 	{
@@ -1149,6 +1248,7 @@ recipe_free(struct recipe *r)
 	if (r == NULL)
 		return;
 	free_gucs(r->gucs, r->ngucs);
+	free_gucs(r->variables, r->nvariables);
 	for (int i = 0; i < r->nvariants; i++)
 	{
 		free(r->variants[i].name);

@@ -59,6 +59,7 @@ struct recipe_workload
 	char *script_file;     /* resolved path of file:, or NULL */
 	int clients;           /* when not swept */
 	int jobs;
+	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
 	bool swept;
 };
 
@@ -97,6 +98,8 @@ struct recipe
 	char *name;
 	char *description;
 	struct recipe_guc *gucs;
+	struct recipe_guc *variables; /* variables: name -> value (as -D) */
+	int nvariables;
 	struct recipe_sql *setup;
 	struct recipe_sql *reset; /* before every measured point */
 	struct recipe_workload *workloads;
@@ -109,7 +112,7 @@ struct recipe
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;
-	int64_t duration_us;
+	int64_t duration_us; /* 0 when every workload runs transactions: */
 	int64_t warmup_us;
 	enum recipe_topology topology;
 	int ngucs;
@@ -136,6 +139,14 @@ struct recipe *recipe_load_text(const char *path, const char *text,
 								struct pgc_error *err);
 
 void recipe_free(struct recipe *r);
+
+/*
+ * Check every workload's script for variables nothing assigns: not the
+ * script, not the recipe's variables:, not the NEXTRA names given by the
+ * caller (-D).  -1 with err at the first use of such a variable.
+ */
+int recipe_check_variables(const struct recipe *r, const char *const *extra,
+						   int nextra, struct pgc_error *err);
 
 /* Parse "5s", "500ms", "2min", "1h", "90" (seconds).  -1 on error. */
 int64_t recipe_parse_duration_us(const char *text);
