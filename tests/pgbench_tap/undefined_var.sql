@@ -1,0 +1,2 @@
+-- a variable nothing assigns: refused before any server starts
+SELECT :nope;
