@@ -39,6 +39,7 @@ extern const struct cmd cmd_recipe_explain;
 extern const struct cmd cmd_compare;
 extern const struct cmd cmd_gate;
 extern const struct cmd cmd_history;
+extern const struct cmd cmd_init;
 
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;

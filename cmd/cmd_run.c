@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "hist.h"
+#include "pginit.h"
 #include "recipe.h"
 #include "report.h"
 #include "store.h"
@@ -36,12 +37,12 @@ const struct cmd cmd_run = {
 	.summary = "run a recipe and store every point",
 	.usage =
 		"usage: pgcliff run RECIPE.yaml [OPTIONS]\n"
-		"       pgcliff run -f SCRIPT.sql [OPTIONS]\n"
+		"       pgcliff run -f SCRIPT.sql | -b BUILTIN ... [OPTIONS]\n"
 		"\n"
 		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
 		"started from --bindir (or on --target), prints pgbench's summary lines\n"
-		"per point and a table at the end, and stores the run.  With -f, a\n"
-		"pgbench script runs as a one-workload recipe (10 transactions per\n"
+		"per point and a table at the end, and stores the run.  With -f or -b,\n"
+		"pgbench scripts run as a one-workload recipe (10 transactions per\n"
 		"client unless -T or -t says otherwise, as pgbench).\n"
 		"\n"
 		"options:\n"
@@ -49,7 +50,14 @@ const struct cmd cmd_run = {
 		"  -j, --jobs N            threads per workload (default: the recipe's)\n"
 		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
 		"  -t, --transactions N    N transactions per client instead (pgbench -t)\n"
-		"  -f, --file SCRIPT       run a pgbench script file instead of a recipe\n"
+		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
+		"  -b, --builtin NAME[@W]  or a builtin: tpcb-like, simple-update,\n"
+		"                          select-only (-S, -N: the last two); several\n"
+		"                          -f/-b share the transactions by weight W\n"
+		"      --init-scale N      with -f/-b: pgbench -i -s N first\n"
+		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
+		"                          from pgbench_branches, as pgbench)\n"
+		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
 		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
 		"      --warmup DUR        unmeasured time before each window\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
@@ -90,9 +98,16 @@ const struct cmd cmd_run = {
 struct run_opts
 {
 	const char *recipe_path;
-	const char *script_file; /* -f: a pgbench script instead */
-	int64_t transactions;    /* -t */
-	char **defines;          /* -D NAME=VALUE, pointing into argv */
+	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
+	 * "f:FILE" or "b:NAME" with their weights */
+	char **script_args;
+	int *script_weights;
+	int nscript_args;
+	bool per_statement;   /* -r */
+	int init_scale;       /* --init-scale: pgbench -i -s N first (-f/-b) */
+	int scale;            /* -s: the :scale of custom scripts */
+	int64_t transactions; /* -t */
+	char **defines;       /* -D NAME=VALUE, pointing into argv */
 	int ndefines;
 	int *clients;
 	int nclients;
@@ -126,6 +141,9 @@ struct target
 	PQconninfoOption *target_opts;
 	char *server_version;
 	struct store_variant sv;
+	int scale; /* :scale of the scripts on this server */
+	int partitions;
+	enum pginit_partition partition_method;
 };
 
 /* Everything a run holds, released in one place. */
@@ -148,9 +166,77 @@ struct run_state
 	char abort_reason[1024];
 	struct script_define *defines; /* variables:, then -D over them */
 	int ndefines;
+	/* per recipe workload: its scripts and weights, for the engine */
+	const struct script ***wl_scripts;
+	int **wl_weights;
 };
 
 /* ------------------------------------------------------------ options */
+
+/*
+ * -f FILE[@W], -b NAME[@W], -S, -N: pgbench's parseScriptWeight() and
+ * findBuiltin().  -1 after printing a usage error.
+ */
+static int
+add_script_arg(struct run_opts *o, int ch, const char *arg)
+{
+	const char *name = ch == 'S'   ? "select-only"
+					   : ch == 'N' ? "simple-update"
+								   : arg;
+	const char *at = ch == 'f' || ch == 'b' ? strrchr(name, '@') : NULL;
+	size_t len = at ? (size_t) (at - name) : strlen(name);
+	long weight = 1;
+
+	if (at)
+	{
+		char *end;
+
+		errno = 0;
+		weight = strtol(at + 1, &end, 10);
+		if (errno || end == at + 1 || *end)
+		{
+			cmd_usage_error(&cmd_run, "invalid weight specification: %s", at);
+			return -1;
+		}
+		if (weight < 0 || weight > INT32_MAX)
+		{
+			cmd_usage_error(&cmd_run,
+							"weight specification out of range (0 .. %d): %ld",
+							INT32_MAX, weight);
+			return -1;
+		}
+	}
+	if (ch != 'f')
+	{
+		char *n = xstrndup(name, len);
+		int nfound;
+
+		if (script_builtin_find(n, &nfound) == NULL)
+		{
+			if (nfound == 0)
+				cmd_usage_error(&cmd_run,
+								"no builtin script found for name \"%s\" "
+								"(tpcb-like, simple-update, select-only)",
+								n);
+			else
+				cmd_usage_error(&cmd_run,
+								"ambiguous builtin name: %d builtin scripts "
+								"found for prefix \"%s\"",
+								nfound, n);
+			free(n);
+			return -1;
+		}
+		free(n);
+	}
+	o->script_args = xrealloc(o->script_args,
+							  (size_t) (o->nscript_args + 1) * sizeof(char *));
+	o->script_weights = xrealloc(o->script_weights,
+								 (size_t) (o->nscript_args + 1) * sizeof(int));
+	o->script_args[o->nscript_args] =
+		xasprintf("%c:%.*s", ch == 'f' ? 'f' : 'b', (int) len, name);
+	o->script_weights[o->nscript_args++] = (int) weight;
+	return 0;
+}
 
 static int
 parse_options(int argc, char **argv, struct run_opts *o)
@@ -174,6 +260,12 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"random-seed", required_argument, NULL, 10},
 		{"transactions", required_argument, NULL, 't'},
 		{"file", required_argument, NULL, 'f'},
+		{"builtin", required_argument, NULL, 'b'},
+		{"select-only", no_argument, NULL, 'S'},
+		{"skip-some-updates", no_argument, NULL, 'N'},
+		{"report-per-command", no_argument, NULL, 'r'},
+		{"scale", required_argument, NULL, 's'},
+		{"init-scale", required_argument, NULL, 11},
 		{"define", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0}};
 	int ch;
@@ -183,7 +275,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->protocol = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:", longopts,
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:", longopts,
 							 NULL)) != -1)
 	{
 		switch (ch)
@@ -242,7 +334,21 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			}
 			break;
 			case 'f':
-				o->script_file = optarg;
+			case 'b':
+			case 'S':
+			case 'N':
+				if (add_script_arg(o, ch, optarg) < 0)
+					return EXIT_USAGE;
+				break;
+			case 'r':
+				o->per_statement = true;
+				break;
+			case 's':
+			case 11:
+				if (!cmd_parse_count(optarg, 1000000000,
+									 ch == 's' ? &o->scale : &o->init_scale))
+					return cmd_usage_error(
+						&cmd_run, "invalid scale factor \"%s\"", optarg);
 				break;
 			case 'D':
 				if (strchr(optarg, '=') == NULL || optarg[0] == '=')
@@ -331,12 +437,18 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
-	if (o->script_file)
+	if (o->nscript_args)
 	{
 		if (optind < argc)
 			return cmd_usage_error(&cmd_run,
-								   "give a recipe or -f SCRIPT, not both");
+								   "give a recipe or -f/-b scripts, not both");
 		return 0;
+	}
+	if (o->init_scale)
+	{
+		return cmd_usage_error(&cmd_run,
+							   "--init-scale goes with -f/-b; a recipe says "
+							   "init: {pgbench: {scale: N}}");
 	}
 	if (optind >= argc)
 		return cmd_usage_error(&cmd_run, "no recipe given");
@@ -876,6 +988,88 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
  * run the recipe's setup.  With several variants taking turns, each
  * server is stopped again until its first block.
  */
+static void
+on_init_progress(void *arg, const char *line)
+{
+	const char *variant = arg;
+
+	if (variant)
+		fprintf(stderr, "%s: %s\n", variant, line);
+	else
+		fprintf(stderr, "%s\n", line);
+}
+
+/* init: pgbench -i with the recipe's options, or its SQL. */
+static int
+run_init(struct run_state *rs, struct target *t, struct pgc_error *err)
+{
+	const struct recipe_init *in = &rs->recipe->init;
+	struct pginit_opts o;
+	char steps[32], summary[512];
+	PGconn *conn;
+	int rc;
+
+	if (!in->pgbench)
+		return run_sql_list(t, in->sql, in->nsql, "init", err);
+	memset(&o, 0, sizeof(o));
+	o.scale = in->scale;
+	o.fillfactor = in->fillfactor;
+	o.partitions = in->partitions;
+	o.method = strcmp(in->partition_method, "hash") == 0 ? PGINIT_PART_HASH
+														 : PGINIT_PART_RANGE;
+	o.unlogged = in->unlogged;
+	snprintf(steps, sizeof(steps), "%s%s",
+			 in->steps ? in->steps : PGINIT_STEPS_DEFAULT,
+			 in->foreign_keys && !(in->steps && strchr(in->steps, 'f')) ? "f"
+																		: "");
+	o.steps = steps;
+	o.quiet = true;
+	o.progress = on_init_progress;
+	o.progress_arg = rs->nvars > 1 ? (void *) t->v->name : NULL;
+	o.interrupt = &cmd_interrupted;
+	if ((conn = connect_admin(t, err)) == NULL)
+		return -1;
+	rc = pginit_run(conn, &o, summary, sizeof(summary), err);
+	PQfinish(conn);
+	if (rc < 0)
+	{
+		error_at(err, rs->recipe->path, in->pos.line, in->pos.col, 1);
+		return -1;
+	}
+	on_init_progress(o.progress_arg, summary);
+	return 0;
+}
+
+/*
+ * The :scale of the scripts on T: with a builtin, what pgbench's
+ * GetTableInfo() reads (rows of pgbench_branches, and the partitioning);
+ * else -s, else the recipe's init scale, else 1.
+ */
+static int
+find_scale(struct run_state *rs, struct target *t, struct pgc_error *err)
+{
+	const struct recipe *r = rs->recipe;
+	PGconn *conn;
+	int rc;
+
+	t->scale = rs->o.scale
+				   ? rs->o.scale
+				   : (r->has_init && r->init.pgbench ? r->init.scale : 1);
+	if (!recipe_uses_builtin(r))
+		return 0;
+	if ((conn = connect_admin(t, err)) == NULL)
+		return -1;
+	rc = pginit_table_info(conn, &t->scale, &t->partitions,
+						   &t->partition_method, err);
+	PQfinish(conn);
+	if (rc == 0 && rs->o.scale && rs->o.scale != t->scale)
+		fprintf(stderr,
+				"note: scale option ignored, using count from "
+				"pgbench_branches table (%d)\n",
+				t->scale);
+	return rc;
+}
+
 static int
 prepare_targets(struct run_state *rs, struct pgc_error *err)
 {
@@ -899,8 +1093,12 @@ prepare_targets(struct run_state *rs, struct pgc_error *err)
 				   rs->nvars > 1 ? t->v->name : "",
 				   t->server_version ? t->server_version : "?",
 				   t->cluster ? "managed" : "external");
+		if (rs->recipe->has_init && run_init(rs, t, err) < 0)
+			return -1;
 		if (run_sql_list(t, rs->recipe->setup, rs->recipe->nsetup, "setup",
 						 err) < 0)
+			return -1;
+		if (find_scale(rs, t, err) < 0)
 			return -1;
 		if (take_turns && t->cluster && cluster_stop(t->cluster, err) < 0)
 			return -1;
@@ -952,8 +1150,64 @@ on_progress(void *arg, const struct load_progress *p)
 				p->nworkloads > 1 ? r->workloads[i].name : "");
 }
 
+/* pgbench's per-script and -r statement report of one workload. */
 static void
-print_summary(const struct run_state *rs, const struct load_workload *w,
+print_scripts(const struct run_state *rs, const struct load_workload *w,
+			  const struct load_workload_result *res, double secs)
+{
+	const struct recipe_workload *rw =
+		recipe_workload_find(rs->recipe, w->name);
+	bool per_script = res->nscripts > 1;
+	int64_t total_weight = 0;
+
+	for (int k = 0; k < res->nscripts; k++)
+		total_weight += w->weights[k];
+	for (int k = 0; k < res->nscripts; k++)
+	{
+		const struct load_script_result *ss = &res->scripts[k];
+		const struct script *sc = w->scripts[k];
+		uint64_t total = ss->txns + ss->failures;
+
+		if (per_script)
+		{
+			printf("SQL script %d: %s\n"
+				   " - weight: %d (targets %.1f%% of total)\n"
+				   " - %" PRIu64 " transactions (%.1f%% of total, tps = %f)\n",
+				   k + 1, rw->scripts[k].label, w->weights[k],
+				   total_weight ? 100.0 * w->weights[k] / (double) total_weight
+								: 0.0,
+				   ss->txns,
+				   res->txns ? 100.0 * (double) ss->txns / (double) res->txns
+							 : 0.0,
+				   (double) ss->txns / secs);
+			printf(" - number of failed transactions: %" PRIu64 " (%.3f%%)\n",
+				   ss->failures,
+				   total ? 100.0 * (double) ss->failures / (double) total
+						 : 0.0);
+			if (ss->txns > 0)
+			{
+				printf(" - latency average = %.3f ms\n",
+					   hist_mean(ss->latency) / 1e6);
+				printf(" - latency stddev = %.3f ms\n",
+					   hist_stddev(ss->latency) / 1e6);
+			}
+		}
+		if (ss->cmd_count == NULL)
+			continue;
+		printf("%sstatement latencies in milliseconds and failures:\n",
+			   per_script ? " - " : "");
+		for (int c = 0; c < ss->ncmds; c++)
+			printf("   %11.3f  %10" PRIu64 "  %s\n",
+				   ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
+										  (double) ss->cmd_count[c] / 1e6
+									: 0.0,
+				   ss->cmd_failures[c], sc->cmds[c].first_line);
+	}
+}
+
+static void
+print_summary(const struct run_state *rs, const struct target *t,
+			  const struct load_workload *w,
 			  const struct load_workload_result *res,
 			  const struct load_result *point, double secs)
 {
@@ -961,10 +1215,13 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 	const struct recipe_workload *rw =
 		recipe_workload_find(rs->recipe, w->name);
 
-	/* pgbench names a script file by its path */
+	/* pgbench names a script file by its path, a builtin by its desc */
 	printf("transaction type: %s\n",
-		   rw->script_file ? rw->script_file : w->name);
-	printf("scaling factor: 1\n");
+		   rw->nscripts > 1 ? "multiple scripts" : rw->scripts[0].label);
+	printf("scaling factor: %d\n", t->scale);
+	if (t->partitions > 0)
+		printf("partition method: %s\npartitions: %d\n",
+			   pginit_partition_name(t->partition_method), t->partitions);
 	printf("query mode: %s\n",
 		   recipe_protocol_name((enum recipe_protocol) w->protocol));
 	printf("number of clients: %d\n", w->clients);
@@ -996,9 +1253,62 @@ print_summary(const struct run_state *rs, const struct load_workload *w,
 		printf("statement preparation time = %.3f ms\n", point->prepare_ms);
 	printf("tps = %f (without initial connection time)\n",
 		   (double) res->txns / secs);
+	print_scripts(rs, w, res, secs);
 	if (res->aborted_clients)
 		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
 			   res->first_error);
+}
+
+/*
+ * The per-script figures of a workload as stored: a JSON array, one object
+ * per script, with its statements when they were timed (-r).
+ */
+static void
+scripts_json(const struct run_state *rs, const struct load_workload *w,
+			 const struct load_workload_result *res, struct strbuf *out)
+{
+	const struct recipe_workload *rw =
+		recipe_workload_find(rs->recipe, w->name);
+
+	strbuf_addch(out, '[');
+	for (int k = 0; k < res->nscripts; k++)
+	{
+		const struct load_script_result *ss = &res->scripts[k];
+
+		strbuf_addstr(out, k ? ", {\"name\": " : "{\"name\": ");
+		strbuf_add_json_str(out, rw->scripts[k].label);
+		strbuf_addf(out,
+					", \"weight\": %d, \"transactions\": %" PRIu64
+					", \"failures\": %" PRIu64
+					", \"latency_avg_ms\": %.6f, \"latency_stddev_ms\": %.6f",
+					w->weights[k], ss->txns, ss->failures,
+					hist_mean(ss->latency) / 1e6,
+					hist_stddev(ss->latency) / 1e6);
+		if (ss->cmd_count)
+		{
+			strbuf_addstr(out, ", \"statements\": [");
+			for (int c = 0; c < ss->ncmds; c++)
+			{
+				const struct script_cmd *cmd = &w->scripts[k]->cmds[c];
+
+				strbuf_addf(out,
+							"%s{\"line\": %d, \"command\": ", c ? ", " : "",
+							cmd->line);
+				strbuf_add_json_str(out, cmd->first_line);
+				strbuf_addf(out,
+							", \"latency_avg_ms\": %.6f, \"count\": %" PRIu64
+							", \"failures\": %" PRIu64 "}",
+							ss->cmd_count[c]
+								? ss->cmd_lat_sum_ns[c] /
+									  (double) ss->cmd_count[c] / 1e6
+								: 0.0,
+							ss->cmd_count[c], ss->cmd_failures[c]);
+			}
+			strbuf_addch(out, ']');
+		}
+		strbuf_addch(out, '}');
+	}
+	strbuf_addch(out, ']');
 }
 
 static int
@@ -1006,16 +1316,18 @@ store_point(struct run_state *rs, const char *variant,
 			const struct load_workload *w,
 			const struct load_workload_result *res, int repeat_idx,
 			int order_idx, const struct load_result *point, double secs,
-			struct pgc_error *err)
+			int scale, struct pgc_error *err)
 {
 	struct store_point sp;
 	struct strbuf hist_text = STRBUF_INIT;
 	struct strbuf classes = STRBUF_INIT;
+	struct strbuf scripts = STRBUF_INIT;
 	struct store_series_row *series =
 		xcalloc((size_t) res->nseconds, sizeof(*series));
 	const struct hist *h = res->latency;
 	int rc;
 
+	scripts_json(rs, w, res, &scripts);
 	hist_encode(h, &hist_text);
 	strbuf_addch(&classes, '{');
 	for (int i = 0; i < res->nclasses; i++)
@@ -1061,6 +1373,8 @@ store_point(struct run_state *rs, const char *variant,
 	sp.lat_p999_ms = (double) hist_quantile(h, 0.999) / 1e6;
 	sp.lat_max_ms = (double) h->max_ns / 1e6;
 	sp.histogram = hist_text.buf;
+	sp.scale = scale;
+	sp.scripts = scripts.buf;
 	sp.series = series;
 	sp.nseries = res->nseconds;
 	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
@@ -1080,6 +1394,7 @@ store_point(struct run_state *rs, const char *variant,
 	}
 	strbuf_release(&hist_text);
 	strbuf_release(&classes);
+	strbuf_release(&scripts);
 	free(series);
 	return rc;
 }
@@ -1128,7 +1443,9 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 		bool swept = rw->swept && nsweep;
 
 		wl[i].name = rw->name;
-		wl[i].script = rw->script;
+		wl[i].scripts = rs->wl_scripts[i];
+		wl[i].weights = rs->wl_weights[i];
+		wl[i].nscripts = rw->nscripts;
 		wl[i].protocol = (enum load_protocol)(
 			o->protocol >= 0 ? o->protocol : (int) rw->protocol);
 		wl[i].conn_keywords = t->kw;
@@ -1206,7 +1523,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.duration_ns =
 			(o->duration_us ? o->duration_us : r->duration_us) * 1000;
 		lp.seed = rs->o.seed + (uint64_t) order * 7919u;
-		lp.scale = 1;
+		lp.scale = t->scale;
+		lp.per_statement = o->per_statement;
 		lp.interrupt = &cmd_interrupted;
 		lp.progress_s = o->progress_s;
 		lp.progress = on_progress;
@@ -1236,9 +1554,9 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		for (int i = 0; i < r->nworkloads && rc == 0; i++)
 		{
 			if (!o->quiet)
-				print_summary(rs, &wl[i], &res.w[i], &res, secs);
+				print_summary(rs, t, &wl[i], &res.w[i], &res, secs);
 			rc = store_point(rs, t->v->name, &wl[i], &res.w[i], st->block,
-							 order, &res, secs, err);
+							 order, &res, secs, t->scale, err);
 			if (res.w[i].aborted_clients)
 			{
 				if (rs->aborted_clients == 0)
@@ -1284,19 +1602,14 @@ script_recipe(const struct run_opts *o, struct pgc_error *err)
 {
 	struct strbuf yaml = STRBUF_INIT;
 	char name[64];
-	char *abs = realpath(o->script_file, NULL);
-	const char *base = strrchr(o->script_file, '/');
+	char *path = NULL;
 	struct recipe *r;
 	size_t n = 0;
+	const char *base = o->script_args[0] + 2;
 
-	if (abs == NULL)
-	{
-		error_set(err, PGC_ERR_RECIPE, "could not open script \"%s\": %s",
-				  o->script_file, strerror(errno));
-		return NULL;
-	}
-	/* a recipe name from the file name: letters, digits, _ and - */
-	base = base ? base + 1 : o->script_file;
+	/* a recipe name from the first script: letters, digits, _ and - */
+	if (strrchr(base, '/'))
+		base = strrchr(base, '/') + 1;
 	if (!isalpha((unsigned char) base[0]) && base[0] != '_')
 		name[n++] = 's', name[n++] = '_';
 	for (; *base && *base != '.' && n < sizeof(name) - 1; base++)
@@ -1305,26 +1618,70 @@ script_recipe(const struct run_opts *o, struct pgc_error *err)
 	name[n] = '\0';
 	if (n == 0 || strcmp(name, "s_") == 0)
 		snprintf(name, sizeof(name), "script");
-	strbuf_addf(&yaml, "recipe: %s\ndescription: pgcliff run -f\n", name);
+	strbuf_addf(&yaml, "recipe: %s\ndescription: pgcliff run -f/-b\n", name);
 	if (o->duration_us)
 		strbuf_addf(&yaml, "duration: %" PRId64 "us\n", o->duration_us);
-	strbuf_addf(&yaml, "workloads:\n  %s:\n    file: \"", name);
-	for (const char *p = abs; *p; p++)
+	if (o->init_scale)
+		strbuf_addf(&yaml, "init: {pgbench: {scale: %d}}\n", o->init_scale);
+	strbuf_addf(&yaml, "workloads:\n  %s:\n    scripts:\n", name);
+	for (int i = 0; i < o->nscript_args; i++)
 	{
-		if (*p == '"' || *p == '\\')
-			strbuf_addch(&yaml, '\\');
-		strbuf_addch(&yaml, *p);
+		const char *arg = o->script_args[i];
+
+		if (arg[0] == 'b')
+		{
+			strbuf_addf(&yaml, "      - {builtin: %s, weight: %d}\n", arg + 2,
+						o->script_weights[i]);
+			continue;
+		}
+		free(path);
+		if ((path = realpath(arg + 2, NULL)) == NULL)
+		{
+			error_set(err, PGC_ERR_RECIPE, "could not open script \"%s\": %s",
+					  arg + 2, strerror(errno));
+			strbuf_release(&yaml);
+			return NULL;
+		}
+		strbuf_addstr(&yaml, "      - {file: \"");
+		for (const char *p = path; *p; p++)
+		{
+			if (*p == '"' || *p == '\\')
+				strbuf_addch(&yaml, '\\');
+			strbuf_addch(&yaml, *p);
+		}
+		strbuf_addf(&yaml, "\", weight: %d}\n", o->script_weights[i]);
 	}
-	strbuf_addstr(&yaml, "\"\n");
 	if (!o->duration_us)
 		strbuf_addf(&yaml, "    transactions: %" PRId64 "\n",
 					o->transactions ? o->transactions : 10);
 	/* pgbench's defaults: one client on one thread; -c and -j apply */
 	strbuf_addstr(&yaml, "sweep: {clients: [1], jobs: 1}\n");
-	r = recipe_load_text(abs, yaml.buf, err);
+	r = recipe_load_text(path ? path : "(pgcliff run -b)", yaml.buf, err);
 	strbuf_release(&yaml);
-	free(abs);
+	free(path);
 	return r;
+}
+
+/* The engine's view of each workload's scripts and weights. */
+static void
+collect_scripts(struct run_state *rs)
+{
+	const struct recipe *r = rs->recipe;
+
+	rs->wl_scripts = xcalloc((size_t) r->nworkloads, sizeof(*rs->wl_scripts));
+	rs->wl_weights = xcalloc((size_t) r->nworkloads, sizeof(*rs->wl_weights));
+	for (int i = 0; i < r->nworkloads; i++)
+	{
+		const struct recipe_workload *w = &r->workloads[i];
+
+		rs->wl_scripts[i] = xcalloc((size_t) w->nscripts, sizeof(void *));
+		rs->wl_weights[i] = xcalloc((size_t) w->nscripts, sizeof(int));
+		for (int k = 0; k < w->nscripts; k++)
+		{
+			rs->wl_scripts[i][k] = w->scripts[k].script;
+			rs->wl_weights[i][k] = w->scripts[k].weight;
+		}
+	}
 }
 
 /*
@@ -1413,12 +1770,13 @@ run_fn(int argc, char **argv)
 		fprintf(stderr, "pgcliff: setting random seed to %" PRIu64 "\n",
 				rs.o.seed);
 
-	rs.recipe = rs.o.script_file ? script_recipe(&rs.o, &err)
-								 : recipe_load(rs.o.recipe_path, &err);
+	rs.recipe = rs.o.nscript_args ? script_recipe(&rs.o, &err)
+								  : recipe_load(rs.o.recipe_path, &err);
 	if (rs.recipe == NULL)
 		goto out;
 	if (collect_defines(&rs, &err) < 0)
 		goto out;
+	collect_scripts(&rs);
 	for (int i = 0; i < rs.recipe->nwindows; i++)
 		if (rs.o.duration_us &&
 			(int64_t) rs.recipe->windows[i].end_s * 1000000 > rs.o.duration_us)
@@ -1557,11 +1915,22 @@ out:
 	}
 	free(rs.targets);
 	variants_free(rs.vars, rs.nvars);
+	for (int i = 0; rs.wl_scripts && i < rs.recipe->nworkloads; i++)
+	{
+		free(rs.wl_scripts[i]);
+		free(rs.wl_weights[i]);
+	}
+	free(rs.wl_scripts);
+	free(rs.wl_weights);
 	recipe_free(rs.recipe);
 	free(rs.plan);
 	free(plan);
 	free(rs.o.variant_args);
 	free(rs.o.defines);
+	for (int i = 0; i < rs.o.nscript_args; i++)
+		free(rs.o.script_args[i]);
+	free(rs.o.script_args);
+	free(rs.o.script_weights);
 	for (int i = 0; i < rs.ndefines; i++)
 		free((char *) rs.defines[i].name);
 	free(rs.defines);

@@ -305,35 +305,37 @@ clock_wall_utc(char *buf, size_t size)
 
 /* -------------------------------------------------------------- helpers */
 
+/*
+ * Optimal string alignment distance: insertions, deletions, substitutions
+ * and transpositions of neighbours ("lsit" is one step from "list").
+ */
 int
 edit_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	int *row = xmalloc((lb + 1) * sizeof(int));
+	size_t la = strlen(a), lb = strlen(b), w = lb + 1;
+	int *d = xmalloc((la + 1) * w * sizeof(int));
 	int result;
 
+	for (size_t i = 0; i <= la; i++)
+		d[i * w] = (int) i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int) j;
+		d[j] = (int) j;
 	for (size_t i = 1; i <= la; i++)
-	{
-		int diag = row[0];
-
-		row[0] = (int) i;
 		for (size_t j = 1; j <= lb; j++)
 		{
-			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
+			int best = d[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (d[(i - 1) * w + j] + 1 < best)
+				best = d[(i - 1) * w + j] + 1;
+			if (d[i * w + j - 1] + 1 < best)
+				best = d[i * w + j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+				a[i - 2] == b[j - 1] && d[(i - 2) * w + j - 2] + 1 < best)
+				best = d[(i - 2) * w + j - 2] + 1;
+			d[i * w + j] = best;
 		}
-	}
-	result = row[lb];
-	free(row);
+	result = d[la * w + lb];
+	free(d);
 	return result;
 }
 

@@ -65,8 +65,12 @@ struct client
 	int id; /* global client id (:client_id) */
 	enum cstate state;
 	uint32_t ep_events; /* what epoll watches for this client */
+	int si;             /* the script of the current transaction */
 	int cmd;            /* current command index */
-	int prep;           /* next statement to prepare */
+	int cur_cmd;        /* -r: the command being timed, or -1 */
+	int64_t cmd_start_ns;
+	int prep_si; /* next statement to prepare: script, */
+	int prep;    /* and command */
 	bool txn_failed;
 	int fail_class; /* class index of the first error */
 	int64_t txn_start_ns;
@@ -99,6 +103,9 @@ struct thread
 	struct hist *hist;
 	uint64_t txns;
 	uint64_t failures;
+	struct load_script_result *ss; /* per script */
+	struct prng choose;            /* pgbench's ts_choose_rs */
+	int64_t total_weight;
 	uint32_t *class_counts; /* NCLASSES */
 	uint64_t *sec_txns;
 	uint64_t *sec_failures;
@@ -279,7 +286,7 @@ client_flush(struct thread *t, struct client *c)
 static bool
 client_send(struct thread *t, struct client *c, int cmdi)
 {
-	const struct script *s = t->w->script;
+	const struct script *s = t->w->scripts[c->si];
 	const struct script_cmd *cmd = &s->cmds[cmdi];
 	int ok;
 
@@ -375,6 +382,7 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	if (c->txn_failed)
 	{
 		t->failures++;
+		t->ss[c->si].failures++;
 		t->sec_failures[sec]++;
 		if (c->fail_class >= 0)
 			t->class_counts[c->fail_class]++;
@@ -387,6 +395,9 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 
 		t->txns++;
 		hist_record(t->hist, lat);
+		t->ss[c->si].txns++;
+		if (t->w->nscripts > 1)
+			hist_record(t->ss[c->si].latency, lat);
 		t->sec_txns[sec]++;
 		t->sec_lat_sum_ns[sec] += (double) lat;
 		if (lat > t->sec_lat_max_ns[sec])
@@ -465,7 +476,7 @@ client_shell(struct thread *t, struct client *c, const struct script_cmd *cmd)
 static int
 client_condition(struct thread *t, struct client *c, int cmdi)
 {
-	const struct script *s = t->w->script;
+	const struct script *s = t->w->scripts[c->si];
 	struct script_value v;
 
 	c->cmd = cmdi;
@@ -478,6 +489,42 @@ client_condition(struct thread *t, struct client *c, int cmdi)
 		return -1;
 	}
 	return script_value_truth(&v) ? 1 : 0;
+}
+
+/* pgbench's chooseScript(): a script drawn by weight. */
+static int
+choose_script(struct thread *t)
+{
+	int64_t w;
+	int i = 0;
+
+	if (t->w->nscripts == 1)
+		return 0;
+	w = (int64_t) prng_range(&t->choose, 0, (uint64_t) t->total_weight - 1);
+	do
+		w -= t->w->weights[i++];
+	while (w >= 0);
+	return i - 1;
+}
+
+/*
+ * -r: the command the client was on is over; time it, and start timing
+ * NEXT (-1: none).
+ */
+static void
+time_command(struct thread *t, struct client *c, int next)
+{
+	int64_t now = clock_now_ns();
+
+	if (c->cur_cmd >= 0)
+	{
+		struct load_script_result *ss = &t->ss[c->si];
+
+		ss->cmd_lat_sum_ns[c->cur_cmd] += (double) (now - c->cmd_start_ns);
+		ss->cmd_count[c->cur_cmd]++;
+	}
+	c->cur_cmd = next;
+	c->cmd_start_ns = now;
 }
 
 /* Start the next transaction, or finish: false when the client is done. */
@@ -496,6 +543,7 @@ client_next_txn(struct thread *t, struct client *c)
 		t->active--;
 		return false;
 	}
+	c->si = choose_script(t);
 	c->cmd = 0;
 	c->txn_failed = false;
 	c->fail_class = -1;
@@ -511,12 +559,16 @@ client_next_txn(struct thread *t, struct client *c)
 static void
 client_advance(struct thread *t, struct client *c)
 {
-	const struct script *s = t->w->script;
+	const struct script *s = t->w->scripts[c->si];
+
+	/* a loop over commands; the script changes between transactions */
 
 	for (;;)
 	{
 		const struct script_cmd *cmd;
 
+		if (t->e->p->per_statement && c->cur_cmd != c->cmd)
+			time_command(t, c, c->cmd < s->ncmds ? c->cmd : -1);
 		if (c->cmd >= s->ncmds)
 		{
 			PGTransactionStatusType ts = PQtransactionStatus(c->conn);
@@ -538,6 +590,9 @@ client_advance(struct thread *t, struct client *c)
 			}
 			if (!client_next_txn(t, c))
 				return;
+			s = t->w->scripts[c->si];
+			if (t->e->p->per_statement)
+				time_command(t, c, 0);
 		}
 		cmd = &s->cmds[c->cmd];
 		c->vars.cmd_index = c->cmd;
@@ -698,7 +753,7 @@ client_after_error(struct thread *t, struct client *c)
 		client_lost(t, c);
 		return;
 	}
-	c->cmd = t->w->script->ncmds; /* skip the rest: the txn failed */
+	c->cmd = t->w->scripts[c->si]->ncmds; /* skip the rest: the txn failed */
 	client_advance(t, c);
 }
 
@@ -710,7 +765,7 @@ static bool
 store_result(struct thread *t, struct client *c, const struct script_cmd *cmd,
 			 PGresult *res, bool is_last)
 {
-	const struct script *s = t->w->script;
+	const struct script *s = t->w->scripts[c->si];
 	ExecStatusType st = PQresultStatus(res);
 	int ntuples = st == PGRES_TUPLES_OK ? PQntuples(res) : 0;
 	char msg[400];
@@ -757,7 +812,7 @@ store_result(struct thread *t, struct client *c, const struct script_cmd *cmd,
 static bool
 client_result(struct thread *t, struct client *c, PGresult *res)
 {
-	const struct script_cmd *cmd = &t->w->script->cmds[c->cmd];
+	const struct script_cmd *cmd = &t->w->scripts[c->si]->cmds[c->cmd];
 
 	switch (PQresultStatus(res))
 	{
@@ -799,6 +854,8 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 				c->txn_failed = true;
 				c->fail_class =
 					class_index(PQresultErrorField(res, PG_DIAG_SQLSTATE));
+				if (t->e->p->per_statement)
+					t->ss[c->si].cmd_failures[c->cmd]++;
 			}
 			break;
 	}
@@ -811,11 +868,11 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 static void
 client_command_done(struct thread *t, struct client *c)
 {
-	const struct script_cmd *cmd = &t->w->script->cmds[c->cmd];
+	const struct script_cmd *cmd = &t->w->scripts[c->si]->cmds[c->cmd];
 
 	if (c->state == CS_ROLLBACK)
 	{
-		c->cmd = t->w->script->ncmds;
+		c->cmd = t->w->scripts[c->si]->ncmds;
 		client_advance(t, c);
 		return;
 	}
@@ -975,14 +1032,23 @@ client_connect_start(struct thread *t, struct client *c)
 static int
 client_prepare_next(struct thread *t, struct client *c)
 {
-	const struct script *s = t->w->script;
+	const struct script *s;
 
-	while (c->prep < s->ncmds && s->cmds[c->prep].kind != SCRIPT_CMD_SQL)
-		c->prep++;
-	if (c->prep >= s->ncmds)
+	/* every SQL command of every script, script by script */
+	for (;;)
 	{
-		c->state = CS_READY;
-		return 1;
+		if (c->prep_si >= t->w->nscripts)
+		{
+			c->state = CS_READY;
+			return 1;
+		}
+		s = t->w->scripts[c->prep_si];
+		while (c->prep < s->ncmds && s->cmds[c->prep].kind != SCRIPT_CMD_SQL)
+			c->prep++;
+		if (c->prep < s->ncmds)
+			break;
+		c->prep_si++;
+		c->prep = 0;
 	}
 	if (!PQsendPrepare(c->conn, s->cmds[c->prep].stmt_name,
 					   s->cmds[c->prep].sql_params, s->cmds[c->prep].nparams,
@@ -1000,7 +1066,7 @@ client_prepare_next(struct thread *t, struct client *c)
 static void
 prepare_failed(struct thread *t, struct client *c, PGresult *res)
 {
-	const struct script *s = t->w->script;
+	const struct script *s = t->w->scripts[c->prep_si];
 	const char *pos = PQresultErrorField(res, PG_DIAG_STATEMENT_POSITION);
 	const char *f;
 	struct pgc_error err;
@@ -1235,6 +1301,7 @@ thread_run(struct thread *t)
 	{
 		struct client *c = &t->clients[i];
 
+		c->si = choose_script(t);
 		c->cmd = 0;
 		c->txn_failed = false;
 		c->fail_class = -1;
@@ -1329,10 +1396,35 @@ thread_main(void *arg)
 static void
 thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 			 int wi, int first_client, int nclients, const uint64_t *seeds,
-			 int64_t default_seed)
+			 int64_t default_seed, uint64_t choose_seed)
 {
-	const struct script *s = w->script;
-	int np = s->max_params > 0 ? s->max_params : 1;
+	/* the last script knows every variable of the workload */
+	const struct script *s = w->scripts[w->nscripts - 1];
+	int np = 1;
+
+	for (int k = 0; k < w->nscripts; k++)
+		if (w->scripts[k]->max_params > np)
+			np = w->scripts[k]->max_params;
+	t->ss = xcalloc((size_t) w->nscripts, sizeof(*t->ss));
+	for (int k = 0; k < w->nscripts; k++)
+	{
+		struct load_script_result *ss = &t->ss[k];
+
+		t->total_weight += w->weights[k];
+		ss->ncmds = w->scripts[k]->ncmds;
+		if (w->nscripts > 1)
+		{
+			ss->latency = xmalloc(sizeof(struct hist));
+			hist_reset(ss->latency);
+		}
+		if (e->p->per_statement)
+		{
+			ss->cmd_lat_sum_ns = xcalloc((size_t) ss->ncmds, sizeof(double));
+			ss->cmd_count = xcalloc((size_t) ss->ncmds, sizeof(uint64_t));
+			ss->cmd_failures = xcalloc((size_t) ss->ncmds, sizeof(uint64_t));
+		}
+	}
+	prng_seed(&t->choose, choose_seed);
 
 	t->e = e;
 	t->w = w;
@@ -1355,6 +1447,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 		c->id = first_client + i;
 		c->fd = -1;
 		c->fail_class = -1;
+		c->cur_cmd = -1;
 		script_vars_init(&c->vars, s, c->id, e->p->scale,
 						 (int64_t) (e->p->seed + (uint64_t) wi * 1000003u),
 						 default_seed, seeds[c->id], w->defines, w->ndefines);
@@ -1383,6 +1476,14 @@ thread_release(struct thread *t)
 	}
 	free(t->clients);
 	free(t->hist);
+	for (int k = 0; t->ss && k < t->w->nscripts; k++)
+	{
+		free(t->ss[k].latency);
+		free(t->ss[k].cmd_lat_sum_ns);
+		free(t->ss[k].cmd_count);
+		free(t->ss[k].cmd_failures);
+	}
+	free(t->ss);
 	free(t->class_counts);
 	free(t->sec_txns);
 	free(t->sec_failures);
@@ -1390,6 +1491,51 @@ thread_release(struct thread *t)
 	free(t->sec_lat_max_ns);
 	if (t->epfd >= 0)
 		close(t->epfd);
+}
+
+/* Add thread T's per-script figures into R (allocated on first use). */
+static void
+merge_scripts(struct load_workload_result *r, const struct thread *t)
+{
+	const struct load_workload *w = t->w;
+
+	if (r->scripts == NULL)
+	{
+		r->nscripts = w->nscripts;
+		r->scripts = xcalloc((size_t) w->nscripts, sizeof(*r->scripts));
+		for (int k = 0; k < w->nscripts; k++)
+		{
+			struct load_script_result *rs = &r->scripts[k];
+
+			rs->ncmds = t->ss[k].ncmds;
+			rs->latency = xmalloc(sizeof(struct hist));
+			hist_reset(rs->latency);
+			if (t->ss[k].cmd_count)
+			{
+				rs->cmd_lat_sum_ns =
+					xcalloc((size_t) rs->ncmds, sizeof(double));
+				rs->cmd_count = xcalloc((size_t) rs->ncmds, sizeof(uint64_t));
+				rs->cmd_failures =
+					xcalloc((size_t) rs->ncmds, sizeof(uint64_t));
+			}
+		}
+	}
+	for (int k = 0; k < w->nscripts; k++)
+	{
+		struct load_script_result *rs = &r->scripts[k];
+		const struct load_script_result *ts = &t->ss[k];
+
+		rs->txns += ts->txns;
+		rs->failures += ts->failures;
+		/* one script: its latencies are the workload's */
+		hist_add(rs->latency, ts->latency ? ts->latency : t->hist);
+		for (int c = 0; rs->cmd_count && ts->cmd_count && c < rs->ncmds; c++)
+		{
+			rs->cmd_lat_sum_ns[c] += ts->cmd_lat_sum_ns[c];
+			rs->cmd_count[c] += ts->cmd_count[c];
+			rs->cmd_failures[c] += ts->cmd_failures[c];
+		}
+	}
 }
 
 static void
@@ -1431,6 +1577,7 @@ merge_results(struct engine *e, struct load_result *out)
 			}
 			for (size_t k = 0; k < NCLASSES; k++)
 				classes[k] += t->class_counts[k];
+			merge_scripts(r, t);
 			if (t->aborted && r->aborted_clients == 0)
 				snprintf(r->first_error, sizeof(r->first_error), "%s",
 						 t->first_error);
@@ -1609,9 +1756,13 @@ load_run(const struct load_point *p, struct load_result *out,
 		for (int j = 0; j < jobs; j++)
 		{
 			int n = w->clients / jobs + (j < w->clients % jobs);
+			/* pgbench's per-thread choose, throttle and sample streams */
+			uint64_t choose = prng_next(&base);
 
+			(void) prng_next(&base);
+			(void) prng_next(&base);
 			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n, seeds,
-						 default_seed);
+						 default_seed, choose);
 			client_base += n;
 		}
 		client_base = 0;
@@ -1736,6 +1887,14 @@ load_result_release(struct load_result *r)
 
 		free(w->classes);
 		free(w->latency);
+		for (int k = 0; k < w->nscripts; k++)
+		{
+			free(w->scripts[k].latency);
+			free(w->scripts[k].cmd_lat_sum_ns);
+			free(w->scripts[k].cmd_count);
+			free(w->scripts[k].cmd_failures);
+		}
+		free(w->scripts);
 		free(w->sec_txns);
 		free(w->sec_failures);
 		free(w->sec_lat_sum_ns);

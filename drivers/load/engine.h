@@ -44,7 +44,14 @@ enum load_protocol
 struct load_workload
 {
 	const char *name;
-	const struct script *script; /* borrowed, shared by all threads */
+	/*
+	 * Borrowed, shared by all threads.  With several scripts each
+	 * transaction runs one, chosen by weight as pgbench chooses; they share
+	 * one set of variables (script_parse_next()).
+	 */
+	const struct script *const *scripts;
+	const int *weights;
+	int nscripts;
 	enum load_protocol protocol;
 	const char *const *conn_keywords; /* libpq, NULL-terminated */
 	const char *const *conn_values;
@@ -99,6 +106,8 @@ struct load_point
 	int progress_s; /* 0 = no progress reports */
 	void (*progress)(void *arg, const struct load_progress *p);
 	void *progress_arg;
+	/* time every command of every script (pgbench's -r) */
+	bool per_statement;
 	/* where debug() writes, from worker threads; NULL = nowhere */
 	script_debug_fn debug;
 	void *debug_arg;
@@ -109,6 +118,18 @@ struct load_failure_class
 {
 	char sqlclass[3];
 	uint64_t count;
+};
+
+/* One script of a workload: its transactions and, with -r, commands. */
+struct load_script_result
+{
+	uint64_t txns;
+	uint64_t failures;
+	struct hist *latency;
+	int ncmds;
+	double *cmd_lat_sum_ns; /* per command, with per_statement */
+	uint64_t *cmd_count;
+	uint64_t *cmd_failures;
 };
 
 struct load_workload_result
@@ -126,6 +147,8 @@ struct load_workload_result
 	int aborted_clients;
 	char first_error[512]; /* why the first client aborted */
 	int jobs;              /* as actually run */
+	struct load_script_result *scripts;
+	int nscripts;
 };
 
 struct load_result

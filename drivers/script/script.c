@@ -31,6 +31,7 @@ struct parser
 	/* expression tokenizer state */
 	size_t pos; /* absolute offset */
 	size_t end; /* end of the meta-command */
+	int index;  /* of the script in its workload */
 	/* "\;" seen by scan_sql in the current SQL command */
 	size_t *semis;
 	int nsemis;
@@ -39,6 +40,60 @@ struct parser
 
 static const char *const automatic_vars[] = {"client_id", "scale",
 											 "random_seed", "default_seed"};
+
+/* ------------------------------------------------------------- builtins */
+
+/* pgbench 15's builtin_script[], word for word. */
+const struct script_builtin script_builtins[] = {
+	{"tpcb-like", "<builtin: TPC-B (sort of)>",
+	 "\\set aid random(1, 100000 * :scale)\n"
+	 "\\set bid random(1, 1 * :scale)\n"
+	 "\\set tid random(1, 10 * :scale)\n"
+	 "\\set delta random(-5000, 5000)\n"
+	 "BEGIN;\n"
+	 "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = "
+	 ":aid;\n"
+	 "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+	 "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = "
+	 ":tid;\n"
+	 "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = "
+	 ":bid;\n"
+	 "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, "
+	 ":bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+	 "END;\n"},
+	{"simple-update", "<builtin: simple update>",
+	 "\\set aid random(1, 100000 * :scale)\n"
+	 "\\set bid random(1, 1 * :scale)\n"
+	 "\\set tid random(1, 10 * :scale)\n"
+	 "\\set delta random(-5000, 5000)\n"
+	 "BEGIN;\n"
+	 "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = "
+	 ":aid;\n"
+	 "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+	 "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, "
+	 ":bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+	 "END;\n"},
+	{"select-only", "<builtin: select only>",
+	 "\\set aid random(1, 100000 * :scale)\n"
+	 "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"},
+};
+const int script_nbuiltins = (int) lengthof(script_builtins);
+
+const struct script_builtin *
+script_builtin_find(const char *name, int *nfound)
+{
+	const struct script_builtin *found = NULL;
+	size_t len = strlen(name);
+
+	*nfound = 0;
+	for (int i = 0; i < script_nbuiltins; i++)
+		if (strncmp(script_builtins[i].name, name, len) == 0)
+		{
+			found = &script_builtins[i];
+			(*nfound)++;
+		}
+	return *nfound == 1 ? found : NULL;
+}
 
 /* ------------------------------------------------------------ positions */
 
@@ -143,7 +198,11 @@ var_slot(struct script *s, const char *name, size_t len, size_t use)
 	for (int i = 0; i < s->nvars; i++)
 		if (strlen(s->var_names[i]) == len &&
 			memcmp(s->var_names[i], name, len) == 0)
+		{
+			if (s->var_first_use[i] == (size_t) -1)
+				s->var_first_use[i] = use;
 			return i;
+		}
 	s->var_names =
 		xrealloc(s->var_names, (size_t) (s->nvars + 1) * sizeof(char *));
 	s->var_assigned =
@@ -195,31 +254,53 @@ var_name_len(const char *p)
 	return n;
 }
 
-int
-script_check_variables(const struct script *s, const char *const *defined,
-					   int ndefined, struct pgc_error *err)
+/* Whether some script of the set assigns variable NAME. */
+static bool
+assigned_anywhere(const struct script *const *scripts, int nscripts,
+				  const char *name)
 {
-	if (s->has_store)
-		return 0;
-	for (int i = SCRIPT_NAUTOVARS; i < s->nvars; i++)
+	for (int k = 0; k < nscripts; k++)
 	{
-		bool ok = s->var_assigned[i];
-		int line, col;
+		int slot = script_var_slot(scripts[k], name);
 
-		for (int k = 0; !ok && k < ndefined; k++)
-			ok = strcmp(defined[k], s->var_names[i]) == 0;
-		if (ok)
-			continue;
-		error_set(err, PGC_ERR_RECIPE, "undefined variable \"%s\"",
-				  s->var_names[i]);
-		script_locate(s, s->var_first_use[i], &line, &col);
-		error_at(err, s->origin.file, line, col,
-				 (int) strlen(s->var_names[i]) + 1);
-		error_hint(err,
-				   "set it with \\set %s ... in the script, -D %s=VALUE or "
-				   "the recipe's variables:",
-				   s->var_names[i], s->var_names[i]);
-		return -1;
+		if (scripts[k]->has_store ||
+			(slot >= 0 && scripts[k]->var_assigned[slot]))
+			return true;
+	}
+	return false;
+}
+
+int
+script_check_variables(const struct script *const *scripts, int nscripts,
+					   const char *const *defined, int ndefined,
+					   struct pgc_error *err)
+{
+	for (int k = 0; k < nscripts; k++)
+	{
+		const struct script *s = scripts[k];
+
+		for (int i = SCRIPT_NAUTOVARS; i < s->nvars; i++)
+		{
+			bool ok = assigned_anywhere(scripts, nscripts, s->var_names[i]);
+			int line, col;
+
+			for (int d = 0; !ok && d < ndefined; d++)
+				ok = strcmp(defined[d], s->var_names[i]) == 0;
+			/* a slot inherited from an earlier script is not a use here */
+			if (ok || s->var_first_use[i] == (size_t) -1)
+				continue;
+			error_set(err, PGC_ERR_RECIPE, "undefined variable \"%s\"",
+					  s->var_names[i]);
+			script_locate(s, s->var_first_use[i], &line, &col);
+			error_at(err, s->origin.file, line, col,
+					 (int) strlen(s->var_names[i]) + 1);
+			error_hint(
+				err,
+				"set it with \\set %s ... in the script, -D %s=VALUE or "
+				"the recipe's variables:",
+				s->var_names[i], s->var_names[i]);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -1645,6 +1726,14 @@ struct script *
 script_parse(const char *name, const char *text,
 			 const struct script_origin *origin, struct pgc_error *err)
 {
+	return script_parse_next(NULL, 0, name, text, origin, err);
+}
+
+struct script *
+script_parse_next(const struct script *prev, int index, const char *name,
+				  const char *text, const struct script_origin *origin,
+				  struct pgc_error *err)
+{
 	struct parser p;
 	struct script *s = xcalloc(1, sizeof(*s));
 	size_t i = 0;
@@ -1661,12 +1750,17 @@ script_parse(const char *name, const char *text,
 
 		s->var_assigned[slot] = true;
 	}
+	/* the workload's earlier scripts fix the slots of their variables */
+	for (int k = SCRIPT_NAUTOVARS; prev && k < prev->nvars; k++)
+		var_slot(s, prev->var_names[k], strlen(prev->var_names[k]),
+				 (size_t) -1);
 
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.text = s->text;
 	p.len = strlen(s->text);
 	p.err = err;
+	p.index = index;
 
 	while (i < p.len)
 	{
@@ -1715,7 +1809,7 @@ script_parse(const char *name, const char *text,
 				if (compile_sql(&p, c, from, stop - from) < 0)
 					goto fail;
 				c = &s->cmds[s->ncmds - 1];
-				c->stmt_name = xasprintf("P%d", s->ncmds - 1);
+				c->stmt_name = xasprintf("P%d_%d", p.index, s->ncmds - 1);
 				s->nsql++;
 			}
 			/* step over the ';', but not over a meta-command's backslash */

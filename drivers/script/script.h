@@ -236,19 +236,52 @@ struct script
 struct script *script_parse(const char *name, const char *text,
 							const struct script_origin *origin,
 							struct pgc_error *err);
+
+/*
+ * Parse the INDEX-th script of a workload whose scripts share one set of
+ * variables, as pgbench's scripts do: PREV (the previous script, or NULL)
+ * gives the slots its variables already have, so a variable keeps its slot
+ * in every script, and the last script knows them all.  Prepared
+ * statements are named "P<INDEX>_<command>".
+ */
+struct script *script_parse_next(const struct script *prev, int index,
+								 const char *name, const char *text,
+								 const struct script_origin *origin,
+								 struct pgc_error *err);
 void script_free(struct script *s);
 
 /*
  * The load-time check pgbench leaves to run time: a variable that is used
- * but that nothing can assign (no \set, \setshell, \gset or \aset in the
- * script, not automatic, and not among the NDEFINED names given by the
- * caller: -D, a recipe's variables:).  -1 with err at its first use.
+ * but that nothing can assign (no \set, \setshell, \gset or \aset in any
+ * of the NSCRIPTS scripts of a workload, not automatic, and not among the
+ * NDEFINED names given by the caller: -D, a recipe's variables:).  -1 with
+ * err at its first use.
  */
-int script_check_variables(const struct script *s, const char *const *defined,
-						   int ndefined, struct pgc_error *err);
+int script_check_variables(const struct script *const *scripts, int nscripts,
+						   const char *const *defined, int ndefined,
+						   struct pgc_error *err);
 
 /* Slot of variable NAME, or -1 when the script never mentions it. */
 int script_var_slot(const struct script *s, const char *name);
+
+/* pgbench's built-in scripts. */
+struct script_builtin
+{
+	const char *name; /* "tpcb-like" */
+	const char *desc; /* "<builtin: TPC-B (sort of)>" */
+	const char *text;
+};
+
+extern const struct script_builtin script_builtins[];
+extern const int script_nbuiltins;
+
+/*
+ * The built-in script NAME, or a unique prefix of one ("select" for
+ * select-only), as pgbench's -b finds them.  NULL with *NFOUND set to 0
+ * (none) or the number of ambiguous matches.
+ */
+const struct script_builtin *script_builtin_find(const char *name,
+												 int *nfound);
 
 /*
  * Map a byte OFFSET in TEXT, which came from ORIGIN, to a 1-based file

@@ -34,12 +34,18 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 static const char *const top_keys[] = {
 	"recipe",   "description", "topology", "server",    "setup", "reset",
 	"duration", "warmup",      "repeat",   "workloads", "sweep", "measure",
-	"variants", "restart",     "windows",  "variables", NULL};
+	"variants", "restart",     "windows",  "variables", "init",  NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
-	"target",  "protocol", "script",       "file",
-	"clients", "jobs",     "transactions", NULL};
+	"target",  "protocol", "script", "file",         "builtin", "weight",
+	"scripts", "clients",  "jobs",   "transactions", NULL};
+static const char *const script_keys[] = {"script", "file", "builtin",
+										  "weight", NULL};
+static const char *const init_keys[] = {"pgbench", "sql", NULL};
+static const char *const pgbench_init_keys[] = {
+	"scale",    "fillfactor",   "partitions", "partition_method",
+	"unlogged", "foreign_keys", "init_steps", NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
 
 /* --------------------------------------------------------------- errors */
@@ -401,6 +407,114 @@ recipe_guc_name_ok(const char *name)
 	return true;
 }
 
+static int
+parse_bool(struct loader *ld, const yaml_node_t *node, const char *what,
+		   bool *out)
+{
+	const char *v;
+
+	if (expect_scalar(ld, node, what) < 0)
+		return -1;
+	v = scalar(node);
+	if (strcmp(v, "true") == 0 || strcmp(v, "on") == 0 ||
+		strcmp(v, "yes") == 0)
+		*out = true;
+	else if (strcmp(v, "false") == 0 || strcmp(v, "off") == 0 ||
+			 strcmp(v, "no") == 0)
+		*out = false;
+	else
+		return fail(ld, node, "%s must be true or false, not \"%s\"", what, v);
+	return 0;
+}
+
+/* init: {pgbench: {scale: 10, ...}} or init: {sql: [...]} */
+static int
+parse_init(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe_init *in = &ld->r->init;
+	yaml_node_t *pg, *sql, *v;
+
+	if (expect_mapping(ld, node, "'init'") < 0 ||
+		check_keys(ld, node, init_keys, "in 'init'") < 0)
+		return -1;
+	in->pos = pos_of(node);
+	ld->r->has_init = true;
+	pg = lookup(ld, node, "pgbench");
+	sql = lookup(ld, node, "sql");
+	if ((pg == NULL) == (sql == NULL))
+	{
+		fail(ld, node, "'init' needs one of 'pgbench' or 'sql'");
+		error_hint(ld->err, "init: {pgbench: {scale: 10}} runs pgbench -i -s "
+							"10; init: {sql: [...]} runs SQL");
+		return -1;
+	}
+	if (sql)
+		return parse_sql_list(ld, sql, "init", &in->sql, &in->nsql);
+	in->pgbench = true;
+	in->scale = 1;
+	in->partition_method = xstrdup("range");
+	if (expect_mapping(ld, pg, "'pgbench'") < 0 ||
+		check_keys(ld, pg, pgbench_init_keys, "in 'init: pgbench'") < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "scale")) != NULL &&
+		parse_int(ld, v, "'scale'", 1, 1000000000, &in->scale) < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "fillfactor")) != NULL &&
+		parse_int(ld, v, "'fillfactor'", 10, 100, &in->fillfactor) < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "partitions")) != NULL &&
+		parse_int(ld, v, "'partitions'", 0, 1000000, &in->partitions) < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "partition_method")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'partition_method'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "range") != 0 && strcmp(scalar(v), "hash") != 0)
+			return fail(ld, v,
+						"invalid partition method \"%s\" (range or hash)",
+						scalar(v));
+		if (in->partitions == 0)
+			return fail(ld, v,
+						"'partition_method' requires 'partitions' "
+						"greater than zero");
+		free(in->partition_method);
+		in->partition_method = xstrdup(scalar(v));
+	}
+	if ((v = lookup(ld, pg, "unlogged")) != NULL &&
+		parse_bool(ld, v, "'unlogged'", &in->unlogged) < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "foreign_keys")) != NULL &&
+		parse_bool(ld, v, "'foreign_keys'", &in->foreign_keys) < 0)
+		return -1;
+	if ((v = lookup(ld, pg, "init_steps")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'init_steps'") < 0)
+			return -1;
+		if (scalar(v)[0] == '\0')
+			return fail(ld, v, "no initialization steps specified");
+		for (const char *c = scalar(v); *c; c++)
+			if (strchr("dtgGvpf ", *c) == NULL)
+			{
+				fail(ld, v, "unrecognized initialization step \"%c\"", *c);
+				error_hint(ld->err,
+						   "allowed step characters are: \"dtgGvpf\"");
+				return -1;
+			}
+		in->steps = xstrdup(scalar(v));
+	}
+	return 0;
+}
+
+bool
+recipe_uses_builtin(const struct recipe *r)
+{
+	for (int i = 0; i < r->nworkloads; i++)
+		for (int k = 0; k < r->workloads[i].nscripts; k++)
+			if (r->workloads[i].scripts[k].builtin)
+				return true;
+	return false;
+}
+
 /* `variables:`: script variables, as pgbench's -D NAME=VALUE. */
 static int
 parse_variables(struct loader *ld, const yaml_node_t *node)
@@ -457,7 +571,16 @@ recipe_check_variables(const struct recipe *r, const char *const *extra,
 	for (int i = 0; i < nextra; i++)
 		names[n++] = extra[i];
 	for (int i = 0; i < r->nworkloads && rc == 0; i++)
-		rc = script_check_variables(r->workloads[i].script, names, n, err);
+	{
+		const struct recipe_workload *w = &r->workloads[i];
+		const struct script **scripts =
+			xcalloc((size_t) w->nscripts, sizeof(struct script *));
+
+		for (int k = 0; k < w->nscripts; k++)
+			scripts[k] = w->scripts[k].script;
+		rc = script_check_variables(scripts, w->nscripts, names, n, err);
+		free(scripts);
+	}
 	free(names);
 	return rc;
 }
@@ -670,15 +793,116 @@ resolve_beside(const char *recipe_path, const char *file)
 	return out;
 }
 
+/*
+ * One script of workload W from mapping NODE (the workload itself, or an
+ * entry of its `scripts:`): exactly one of script, file or builtin, and a
+ * weight.  AT names the place of a missing script.
+ */
+static int
+parse_script_entry(struct loader *ld, struct recipe_workload *w,
+				   const yaml_node_t *at, const yaml_node_t *node, int index)
+{
+	struct recipe_script *rs = &w->scripts[index];
+	const struct script *prev = index ? w->scripts[index - 1].script : NULL;
+	yaml_node_t *script_node = lookup(ld, node, "script");
+	yaml_node_t *file_node = lookup(ld, node, "file");
+	yaml_node_t *builtin_node = lookup(ld, node, "builtin");
+	yaml_node_t *v;
+	struct script_origin origin;
+	char ctx[256];
+	char *text = NULL;
+	const char *src;
+
+	snprintf(ctx, sizeof(ctx), "in workload '%s'", w->name);
+	rs->weight = 1;
+	rs->pos = pos_of(at);
+	if ((v = lookup(ld, node, "weight")) != NULL &&
+		parse_int(ld, v, "'weight'", 0, INT32_MAX, &rs->weight) < 0)
+		return -1;
+	if ((script_node != NULL) + (file_node != NULL) + (builtin_node != NULL) >
+		1)
+		return fail(ld, file_node ? file_node : builtin_node,
+					"give one of 'script', 'file' or 'builtin' %s", ctx);
+	if (!script_node && !file_node && !builtin_node)
+	{
+		fail(ld, at, "workload '%s' has no script", w->name);
+		error_hint(ld->err, "add 'script: |' with pgbench script text, 'file: "
+							"name.sql' or 'builtin: tpcb-like'");
+		return -1;
+	}
+	if (builtin_node)
+	{
+		const struct script_builtin *b;
+		int nfound;
+
+		if (expect_scalar(ld, builtin_node, "'builtin'") < 0)
+			return -1;
+		b = script_builtin_find(scalar(builtin_node), &nfound);
+		if (b == NULL)
+		{
+			if (nfound == 0)
+				fail(ld, builtin_node,
+					 "no builtin script found for name \"%s\"",
+					 scalar(builtin_node));
+			else
+				fail(ld, builtin_node,
+					 "ambiguous builtin name: %d builtin scripts found for "
+					 "prefix \"%s\"",
+					 nfound, scalar(builtin_node));
+			error_hint(ld->err, "the builtins: tpcb-like, simple-update, "
+								"select-only");
+			return -1;
+		}
+		rs->builtin = xstrdup(b->name);
+		rs->label = xstrdup(b->desc);
+		origin.file = b->desc;
+		origin.first_line = 1;
+		origin.first_col = 0;
+		origin.indent = 0;
+		src = b->text;
+	}
+	else if (script_node)
+	{
+		if (expect_scalar(ld, script_node, "'script'") < 0)
+			return -1;
+		scalar_origin(ld, script_node, &origin);
+		rs->label = index || w->nscripts > 1
+						? xasprintf("%s script %d", w->name, index + 1)
+						: xstrdup(w->name);
+		src = scalar(script_node);
+	}
+	else
+	{
+		if (expect_scalar(ld, file_node, "'file'") < 0)
+			return -1;
+		rs->file = resolve_beside(ld->path, scalar(file_node));
+		text = file_read_all(rs->file, NULL, ld->err);
+		if (text == NULL)
+		{
+			char msg[sizeof(ld->err->message)];
+
+			memcpy(msg, ld->err->message, sizeof(msg));
+			return fail(ld, file_node, "%s", msg);
+		}
+		rs->label = xstrdup(rs->file);
+		origin.file = rs->file;
+		origin.first_line = 1;
+		origin.first_col = 0;
+		origin.indent = 0;
+		src = text;
+	}
+	rs->script =
+		script_parse_next(prev, index, w->name, src, &origin, ld->err);
+	free(text);
+	return rs->script ? 0 : -1;
+}
+
 static int
 parse_workload(struct loader *ld, const yaml_node_t *key,
 			   const yaml_node_t *node, struct recipe_workload *w)
 {
 	char ctx[256];
 	yaml_node_t *v;
-	yaml_node_t *script_node, *file_node;
-	struct script_origin origin;
-	char *text = NULL;
 
 	w->name = xstrdup(scalar(key));
 	w->pos = pos_of(key);
@@ -734,46 +958,49 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		w->transactions = n;
 	}
 
-	script_node = lookup(ld, node, "script");
-	file_node = lookup(ld, node, "file");
-	if (script_node && file_node)
-		return fail(ld, file_node,
-					"give either 'script' or 'file' %s, not both", ctx);
-	if (!script_node && !file_node)
+	if ((v = lookup(ld, node, "scripts")) != NULL)
 	{
-		fail(ld, key, "workload '%s' has no script", w->name);
-		error_hint(
-			ld->err,
-			"add 'script: |' with pgbench script text, or 'file: name.sql'");
-		return -1;
-	}
-	if (script_node)
-	{
-		if (expect_scalar(ld, script_node, "'script'") < 0)
-			return -1;
-		scalar_origin(ld, script_node, &origin);
-		w->script =
-			script_parse(w->name, scalar(script_node), &origin, ld->err);
-		return w->script ? 0 : -1;
-	}
-	if (expect_scalar(ld, file_node, "'file'") < 0)
-		return -1;
-	w->script_file = resolve_beside(ld->path, scalar(file_node));
-	text = file_read_all(w->script_file, NULL, ld->err);
-	if (text == NULL)
-	{
-		char msg[sizeof(ld->err->message)];
+		const char *single[] = {"script", "file", "builtin", "weight"};
 
-		memcpy(msg, ld->err->message, sizeof(msg));
-		return fail(ld, file_node, "%s", msg);
+		for (size_t i = 0; i < lengthof(single); i++)
+			if (lookup(ld, node, single[i]) != NULL)
+				return fail(ld, lookup(ld, node, single[i]),
+							"give either 'scripts' or '%s' %s, not both",
+							single[i], ctx);
+		if (v->type != YAML_SEQUENCE_NODE ||
+			v->data.sequence.items.top == v->data.sequence.items.start)
+			return fail(ld, v, "'scripts' must be a non-empty list %s", ctx);
+		w->scripts = xcalloc((size_t) (v->data.sequence.items.top -
+									   v->data.sequence.items.start),
+							 sizeof(*w->scripts));
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+			 it < v->data.sequence.items.top; it++)
+		{
+			yaml_node_t *item = node_at(ld, *it);
+
+			if (expect_mapping(ld, item, "an entry of 'scripts'") < 0 ||
+				check_keys(ld, item, script_keys, ctx) < 0)
+				return -1;
+			w->nscripts++;
+			if (parse_script_entry(ld, w, item, item, w->nscripts - 1) < 0)
+				return -1;
+		}
+		{
+			int64_t total = 0;
+
+			for (int k = 0; k < w->nscripts; k++)
+				total += w->scripts[k].weight;
+			if (total == 0)
+				return fail(ld, v, "total script weight must not be zero %s",
+							ctx);
+			if (total > INT32_MAX)
+				return fail(ld, v, "total script weight is too large %s", ctx);
+		}
+		return 0;
 	}
-	origin.file = w->script_file;
-	origin.first_line = 1;
-	origin.first_col = 0;
-	origin.indent = 0;
-	w->script = script_parse(w->name, text, &origin, ld->err);
-	free(text);
-	return w->script ? 0 : -1;
+	w->scripts = xcalloc(1, sizeof(*w->scripts));
+	w->nscripts = 1;
+	return parse_script_entry(ld, w, key, node, 0);
 }
 
 static int
@@ -1075,6 +1302,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if ((v = lookup(ld, root, "server")) != NULL &&
 		parse_gucs(ld, v, "'server'", &r->gucs, &r->ngucs) < 0)
 		return -1;
+	if ((v = lookup(ld, root, "init")) != NULL && parse_init(ld, v) < 0)
+		return -1;
 	if ((v = lookup(ld, root, "setup")) != NULL &&
 		parse_sql_list(ld, v, "setup", &r->setup, &r->nsetup) < 0)
 		return -1;
@@ -1261,13 +1490,24 @@ recipe_free(struct recipe *r)
 		free(r->windows[i].name);
 	free(r->windows);
 	free_sql_list(r->setup, r->nsetup);
+	free_sql_list(r->init.sql, r->init.nsql);
+	free(r->init.partition_method);
+	free(r->init.steps);
 	free_sql_list(r->reset, r->nreset);
 	for (int i = 0; i < r->nworkloads; i++)
 	{
 		free(r->workloads[i].name);
 		free(r->workloads[i].target);
-		free(r->workloads[i].script_file);
-		script_free(r->workloads[i].script);
+		for (int k = 0; k < r->workloads[i].nscripts; k++)
+		{
+			struct recipe_script *rs = &r->workloads[i].scripts[k];
+
+			free(rs->label);
+			free(rs->file);
+			free(rs->builtin);
+			script_free(rs->script);
+		}
+		free(r->workloads[i].scripts);
 	}
 	free(r->workloads);
 	free(r->sweep_clients);

@@ -48,6 +48,17 @@ struct recipe_sql
 	struct script_origin origin;
 };
 
+/* One script of a workload: inline, a file, or one of pgbench's builtins. */
+struct recipe_script
+{
+	char *label;   /* pgbench's "transaction type": path, builtin, name */
+	char *file;    /* resolved path of file:, or NULL */
+	char *builtin; /* "tpcb-like"... or NULL */
+	int weight;    /* pgbench's @weight: share of the transactions */
+	struct script *script;
+	struct recipe_pos pos;
+};
+
 struct recipe_workload
 {
 	char *name;
@@ -55,9 +66,10 @@ struct recipe_workload
 	char *target; /* "primary" */
 	enum recipe_protocol protocol;
 	bool protocol_set;
-	struct script *script; /* parsed */
-	char *script_file;     /* resolved path of file:, or NULL */
-	int clients;           /* when not swept */
+	/* one per transaction, chosen by weight; variables are shared */
+	struct recipe_script *scripts;
+	int nscripts;
+	int clients; /* when not swept */
 	int jobs;
 	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
 	bool swept;
@@ -68,6 +80,22 @@ struct recipe_workload
  * `server:`), or an external server.  Source builds (`build:`) belong to
  * `pgcliff build` and are refused here until it exists.
  */
+/* init: pgbench's -i (with its options) or SQL, before setup. */
+struct recipe_init
+{
+	bool pgbench; /* init: {pgbench: {...}} */
+	struct recipe_pos pos;
+	int scale;
+	int fillfactor;
+	int partitions;
+	char *partition_method; /* "range" or "hash" */
+	bool unlogged;
+	bool foreign_keys;
+	char *steps;            /* "dtgvp"... */
+	struct recipe_sql *sql; /* init: {sql: [...]} */
+	int nsql;
+};
+
 struct recipe_variant
 {
 	char *name;
@@ -100,6 +128,8 @@ struct recipe
 	struct recipe_guc *gucs;
 	struct recipe_guc *variables; /* variables: name -> value (as -D) */
 	int nvariables;
+	struct recipe_init init;
+	bool has_init;
 	struct recipe_sql *setup;
 	struct recipe_sql *reset; /* before every measured point */
 	struct recipe_workload *workloads;
@@ -198,6 +228,9 @@ struct recipe_plan_step
  */
 int recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 				struct recipe_plan_step **steps);
+
+/* Whether some workload runs one of pgbench's builtin scripts. */
+bool recipe_uses_builtin(const struct recipe *r);
 
 /* Find a workload by name, or NULL. */
 const struct recipe_workload *recipe_workload_find(const struct recipe *r,

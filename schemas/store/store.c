@@ -86,6 +86,17 @@ static const char *const migrations[] = {
 	/* 2 -> 3: variants interleave by a stored plan; pg_config provenance */
 	("ALTER TABLE run ADD COLUMN plan TEXT;"
 	 "ALTER TABLE variant ADD COLUMN pg_config TEXT;"),
+	/* 3 -> 4: pgbench parity: scripts, scale, retries, rate limits, and
+	 * errors by class per second */
+	("ALTER TABLE point ADD COLUMN scale INTEGER;"
+	 "ALTER TABLE point ADD COLUMN scripts TEXT;"
+	 "ALTER TABLE point ADD COLUMN retried INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE point ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE point ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE point ADD COLUMN late INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE point ADD COLUMN lag_avg_ms REAL;"
+	 "ALTER TABLE point ADD COLUMN lag_max_ms REAL;"
+	 "ALTER TABLE series ADD COLUMN failures_by_class TEXT;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -383,8 +394,10 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			" failures_by_class, aborted_clients, abort_reason,"
 			" tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			" lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
-			" histogram)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			" histogram, scale, scripts, retried, retries, skipped, late,"
+			" lag_avg_ms, lag_max_ms)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+			"?,?,?,?,?,?,?,?)",
 			-1, &s, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(s, i++, run_id);
@@ -414,14 +427,25 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	sqlite3_bind_double(s, i++, p->lat_p999_ms);
 	sqlite3_bind_double(s, i++, p->lat_max_ms);
 	bind_text(s, i++, p->histogram ? p->histogram : "");
+	if (p->scale > 0)
+		sqlite3_bind_int(s, i++, p->scale);
+	else
+		sqlite3_bind_null(s, i++);
+	bind_text(s, i++, p->scripts);
+	sqlite3_bind_int64(s, i++, (int64_t) p->retried);
+	sqlite3_bind_int64(s, i++, (int64_t) p->retries);
+	sqlite3_bind_int64(s, i++, (int64_t) p->skipped);
+	sqlite3_bind_int64(s, i++, (int64_t) p->late);
+	sqlite3_bind_double(s, i++, p->lag_avg_ms);
+	sqlite3_bind_double(s, i++, p->lag_max_ms);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		goto fail;
 	id = sqlite3_last_insert_rowid(st->db);
 	if (sqlite3_prepare_v2(
 			st->db,
 			"INSERT INTO series (point_id, second, transactions,"
-			" failures, lat_avg_ms, lat_max_ms)"
-			" VALUES (?,?,?,?,?,?)",
+			" failures, lat_avg_ms, lat_max_ms, failures_by_class)"
+			" VALUES (?,?,?,?,?,?,?)",
 			-1, &ser, NULL) != SQLITE_OK)
 		goto fail;
 	for (int k = 0; k < p->nseries; k++)
@@ -435,6 +459,7 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 		sqlite3_bind_int64(ser, 4, (int64_t) r->failures);
 		sqlite3_bind_double(ser, 5, r->lat_avg_ms);
 		sqlite3_bind_double(ser, 6, r->lat_max_ms);
+		bind_text(ser, 7, r->failures_by_class);
 		if (sqlite3_step(ser) != SQLITE_DONE)
 			goto fail;
 	}

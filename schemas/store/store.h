@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -66,6 +66,7 @@ struct store_series_row
 	uint64_t failures;
 	double lat_avg_ms;
 	double lat_max_ms;
+	const char *failures_by_class; /* JSON object, or NULL: none */
 };
 
 struct store_point
@@ -95,6 +96,18 @@ struct store_point
 	double lat_p999_ms;
 	double lat_max_ms;
 	const char *histogram; /* hist_encode() text */
+	int scale;             /* the :scale the scripts saw */
+	/*
+	 * JSON array, one object per script of the workload: name, weight,
+	 * transactions, failures, latency, and with -r its statements.
+	 */
+	const char *scripts;
+	uint64_t retried;  /* transactions retried at least once */
+	uint64_t retries;  /* retries in all */
+	uint64_t skipped;  /* late for their schedule (rate + latency limit) */
+	uint64_t late;     /* above the latency limit */
+	double lag_avg_ms; /* schedule lag under a rate limit */
+	double lag_max_ms;
 	const struct store_series_row *series;
 	int nseries;
 };

@@ -41,7 +41,10 @@ main(void)
 	CHECK_INT(err.line, 0); /* error_set clears the place */
 	CHECK_STR(err.hint, "");
 
-	CHECK_INT(edit_distance("clinets", "clients"), 2);
+	CHECK_INT(edit_distance("clinets", "clients"), 1); /* a transposition */
+	CHECK_INT(edit_distance("lsit", "list"), 1);
+	CHECK_INT(edit_distance("lsit", "init"), 2);
+	CHECK_INT(edit_distance("kitten", "sitting"), 3);
 	CHECK_INT(edit_distance("", "abc"), 3);
 	CHECK_INT(edit_distance("jobs", "jobs"), 0);
 	CHECK_STR(nearest_word("clinets", keys), "clients");

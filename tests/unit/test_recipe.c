@@ -80,6 +80,11 @@ check_bad(const char *path)
 	}
 	error_clear(&err);
 	r = recipe_load(path, &err);
+	if (r && recipe_check_variables(r, NULL, 0, &err) < 0)
+	{
+		recipe_free(r);
+		r = NULL;
+	}
 	CHECK(r == NULL);
 	recipe_free(r);
 	snprintf(got, sizeof(got), "%d:%d: %s", err.line, err.col, err.message);
@@ -266,8 +271,8 @@ main(int argc, char **argv)
 		CHECK_INT(r->workloads[1].clients, 3);
 		CHECK_INT(r->workloads[1].jobs, 2);
 		/* the literal block's script maps to its lines in the file */
-		CHECK_INT(r->workloads[1].script->origin.first_line, 13);
-		CHECK_INT(r->workloads[1].script->origin.indent, 6);
+		CHECK_INT(r->workloads[1].scripts[0].script->origin.first_line, 13);
+		CHECK_INT(r->workloads[1].scripts[0].script->origin.indent, 6);
 		CHECK_INT(r->nsweep_clients, 3);
 		CHECK_INT(recipe_sweep_jobs(r, 2, 64), 4);
 		CHECK_STR(r->measure_workload, "b");

@@ -234,10 +234,12 @@ main(void)
 		const char *defined[] = {"nope"};
 
 		error_clear(&err);
-		CHECK_INT(script_check_variables(s, NULL, 0, &err), -1);
+		const struct script *set[] = {s};
+
+		CHECK_INT(script_check_variables(set, 1, NULL, 0, &err), -1);
 		CHECK_STR(err.message, "undefined variable \"nope\"");
 		CHECK_INT(err.col, 8);
-		CHECK_INT(script_check_variables(s, defined, 1, &err), 0);
+		CHECK_INT(script_check_variables(set, 1, defined, 1, &err), 0);
 	}
 	script_free(s);
 

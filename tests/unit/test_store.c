@@ -32,8 +32,9 @@ static void
 add_point(struct store *st, int64_t run, int clients, int order)
 {
 	struct store_point p;
-	struct store_series_row series[3] = {
-		{0, 10, 0, 1.0, 2.0}, {1, 20, 1, 1.5, 3.0}, {2, 30, 0, 1.2, 2.5}};
+	struct store_series_row series[3] = {{0, 10, 0, 1.0, 2.0, NULL},
+										 {1, 20, 1, 1.5, 3.0, "{\"22\": 1}"},
+										 {2, 30, 0, 1.2, 2.5, NULL}};
 	struct pgc_error err;
 
 	memset(&p, 0, sizeof(p));
@@ -168,7 +169,8 @@ main(void)
 	store_close(st);
 
 	/*
-	 * a version 1 store (before prepare_ms, plans and pg_config) is
+	 * a version 1 store (before prepare_ms, plans, pg_config, scripts,
+	 * retries and rate-limit columns) is
 	 * migrated, its rows kept
 	 */
 	{
@@ -177,13 +179,23 @@ main(void)
 		int nold;
 
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
-		CHECK_INT(sqlite3_exec(db,
-							   "ALTER TABLE point DROP COLUMN prepare_ms;"
-							   "ALTER TABLE run DROP COLUMN plan;"
-							   "ALTER TABLE variant DROP COLUMN pg_config;"
-							   "PRAGMA user_version = 1;",
-							   NULL, NULL, NULL),
-				  SQLITE_OK);
+		CHECK_INT(
+			sqlite3_exec(db,
+						 "ALTER TABLE point DROP COLUMN prepare_ms;"
+						 "ALTER TABLE run DROP COLUMN plan;"
+						 "ALTER TABLE variant DROP COLUMN pg_config;"
+						 "ALTER TABLE point DROP COLUMN scale;"
+						 "ALTER TABLE point DROP COLUMN scripts;"
+						 "ALTER TABLE point DROP COLUMN retried;"
+						 "ALTER TABLE point DROP COLUMN retries;"
+						 "ALTER TABLE point DROP COLUMN skipped;"
+						 "ALTER TABLE point DROP COLUMN late;"
+						 "ALTER TABLE point DROP COLUMN lag_avg_ms;"
+						 "ALTER TABLE point DROP COLUMN lag_max_ms;"
+						 "ALTER TABLE series DROP COLUMN failures_by_class;"
+						 "PRAGMA user_version = 1;",
+						 NULL, NULL, NULL),
+			SQLITE_OK);
 		sqlite3_close(db);
 		st = store_open(dbfile, &err);
 		CHECK(st != NULL);

@@ -1,0 +1,209 @@
+/*
+ * cmd_init.c - `pgcliff init`: pgbench -i, with its options, on a server
+ * given by conninfo (libpq's environment variables apply, as in pgbench).
+ */
+#include <getopt.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "pginit.h"
+
+static int init_fn(int argc, char **argv);
+
+const struct cmd cmd_init = {
+	.name = "init",
+	.summary = "create and fill pgbench's tables (pgbench -i)",
+	.usage =
+		"usage: pgcliff init [OPTIONS] [CONNINFO]\n"
+		"\n"
+		"Creates and fills pgbench_accounts, pgbench_branches, pgbench_tellers\n"
+		"and pgbench_history exactly as pgbench -i does, on the server given by\n"
+		"CONNINFO (a conninfo string, URI or database name; PGHOST, PGPORT,\n"
+		"PGUSER, PGDATABASE... apply).  Progress goes to stderr.\n"
+		"\n"
+		"options:\n"
+		"  -s, --scale N           scale factor: N x 100000 accounts (default 1)\n"
+		"  -F, --fillfactor N      fillfactor of the tables, 10..100 (default 100)\n"
+		"  -I, --init-steps STEPS  steps to run, from \"dtgGvpf\" (default \"dtgvp\"):\n"
+		"                          d drop, t create, g generate client-side,\n"
+		"                          G generate server-side, v vacuum,\n"
+		"                          p primary keys, f foreign keys\n"
+		"  -n, --no-vacuum         leave out the vacuum step\n"
+		"      --foreign-keys      add the foreign keys step\n"
+		"      --partitions N      partition pgbench_accounts into N parts\n"
+		"      --partition-method range|hash   (default range)\n"
+		"      --unlogged-tables   create unlogged tables\n"
+		"      --tablespace T      tablespace of the tables\n"
+		"      --index-tablespace T  tablespace of the primary keys\n"
+		"  -q, --quiet             progress every 5 s instead of every 100k rows\n"
+		"      --target primary=CONNINFO   the server, as for run\n"
+		"\n"
+		"exit codes: 0 ok, 64 usage, 65 the server rejected a step, 69 server\n"
+		"unavailable, 75 interrupted.\n",
+	.fn = init_fn,
+};
+
+static void
+on_progress(void *arg, const char *line)
+{
+	(void) arg;
+	fprintf(stderr, "%s\n", line);
+}
+
+/* Build the steps from -I, -n and --foreign-keys, as pgbench does. */
+static void
+final_steps(char *out, size_t size, const char *given, bool no_vacuum,
+			bool fkeys)
+{
+	size_t n = 0;
+
+	for (const char *s = given ? given : PGINIT_STEPS_DEFAULT;
+		 *s && n + 2 < size; s++)
+		if (!(no_vacuum && *s == 'v'))
+			out[n++] = *s;
+	if (fkeys && strchr(out, 'f') == NULL && n + 1 < size)
+		out[n++] = 'f';
+	out[n] = '\0';
+}
+
+static int
+init_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"scale", required_argument, NULL, 's'},
+		{"fillfactor", required_argument, NULL, 'F'},
+		{"init-steps", required_argument, NULL, 'I'},
+		{"no-vacuum", no_argument, NULL, 'n'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"foreign-keys", no_argument, NULL, 1},
+		{"partitions", required_argument, NULL, 2},
+		{"partition-method", required_argument, NULL, 3},
+		{"unlogged-tables", no_argument, NULL, 4},
+		{"tablespace", required_argument, NULL, 5},
+		{"index-tablespace", required_argument, NULL, 6},
+		{"target", required_argument, NULL, 7},
+		{NULL, 0, NULL, 0}};
+	struct pginit_opts o;
+	const char *steps = NULL, *conninfo = "";
+	bool no_vacuum = false, fkeys = false, method_given = false;
+	char final[64], summary[512];
+	struct pgc_error err;
+	PGconn *conn;
+	int ch, rc;
+
+	if (cmd_wants_help(&cmd_init, argc, argv))
+		return EXIT_OK;
+	memset(&o, 0, sizeof(o));
+	o.scale = 1;
+	o.method = PGINIT_PART_RANGE;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":s:F:I:nq", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 's':
+				if (!cmd_parse_count(optarg, 1000000000, &o.scale))
+					return cmd_usage_error(
+						&cmd_init, "invalid scale factor \"%s\"", optarg);
+				break;
+			case 'F':
+				if (!cmd_parse_count(optarg, 100, &o.fillfactor) ||
+					o.fillfactor < 10)
+					return cmd_usage_error(
+						&cmd_init, "invalid fillfactor \"%s\" (10..100)",
+						optarg);
+				break;
+			case 'I':
+				steps = optarg;
+				break;
+			case 'n':
+				no_vacuum = true;
+				break;
+			case 'q':
+				o.quiet = true;
+				break;
+			case 1:
+				fkeys = true;
+				break;
+			case 2:
+				if (!cmd_parse_count(optarg, 1000000, &o.partitions))
+					return cmd_usage_error(
+						&cmd_init, "invalid number of partitions \"%s\"",
+						optarg);
+				break;
+			case 3:
+				method_given = true;
+				if (strcmp(optarg, "range") == 0)
+					o.method = PGINIT_PART_RANGE;
+				else if (strcmp(optarg, "hash") == 0)
+					o.method = PGINIT_PART_HASH;
+				else
+					return cmd_usage_error(
+						&cmd_init,
+						"invalid partition method \"%s\" (range or hash)",
+						optarg);
+				break;
+			case 4:
+				o.unlogged = true;
+				break;
+			case 5:
+				o.tablespace = optarg;
+				break;
+			case 6:
+				o.index_tablespace = optarg;
+				break;
+			case 7:
+				if (strncmp(optarg, "primary=", 8) != 0)
+					return cmd_usage_error(
+						&cmd_init,
+						"--target wants primary=CONNINFO, not \"%s\"", optarg);
+				conninfo = optarg + 8;
+				break;
+			default:
+				return cmd_option_error(&cmd_init, ch, argv);
+		}
+	}
+	if (optind < argc)
+		conninfo = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error(&cmd_init, "unexpected argument '%s'",
+							   argv[optind]);
+	if (method_given && o.partitions == 0)
+		return cmd_usage_error(
+			&cmd_init,
+			"--partition-method requires greater than zero --partitions");
+	final_steps(final, sizeof(final), steps, no_vacuum, fkeys);
+	o.steps = final;
+	error_clear(&err);
+	if (pginit_check_steps(final, &err) < 0)
+		return cmd_usage_error(&cmd_init, "%s", err.message);
+	o.progress = on_progress;
+	cmd_install_signals();
+	o.interrupt = &cmd_interrupted;
+
+	conn = PQconnectdb(conninfo);
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		char msg[400];
+
+		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		error_set(&err, PGC_ERR_UNAVAILABLE, "could not connect: %s", msg);
+		PQfinish(conn);
+		cmd_print_error(&err);
+		return cmd_exit_code(&err);
+	}
+	rc = pginit_run(conn, &o, summary, sizeof(summary), &err);
+	PQfinish(conn);
+	if (rc < 0)
+	{
+		cmd_print_error(&err);
+		return cmd_exit_code(&err);
+	}
+	fprintf(stderr, "%s\n", summary);
+	return EXIT_OK;
+}
