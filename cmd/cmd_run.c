@@ -58,6 +58,12 @@ const struct cmd cmd_run = {
 		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
 		"                          from pgbench_branches, as pgbench)\n"
 		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
+		"      --verbose-errors    print each error of a retried transaction\n"
+		"  -d, --debug             print each query as it is sent\n"
+		"      --max-tries N       tries of a transaction that fails with a\n"
+		"                          serialization failure or deadlock (pgbench;\n"
+		"                          0: as long as the window lasts); a recipe's\n"
+		"                          on_error: sets other classes\n"
 		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
 		"      --warmup DUR        unmeasured time before each window\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
@@ -104,6 +110,9 @@ struct run_opts
 	int *script_weights;
 	int nscript_args;
 	bool per_statement;   /* -r */
+	int max_tries;        /* --max-tries; -1 = the recipe's */
+	bool verbose_errors;  /* --verbose-errors */
+	bool debug;           /* -d */
 	int init_scale;       /* --init-scale: pgbench -i -s N first (-f/-b) */
 	int scale;            /* -s: the :scale of custom scripts */
 	int64_t transactions; /* -t */
@@ -169,6 +178,7 @@ struct run_state
 	/* per recipe workload: its scripts and weights, for the engine */
 	const struct script ***wl_scripts;
 	int **wl_weights;
+	struct load_policy *policies; /* and its failure policy */
 };
 
 /* ------------------------------------------------------------ options */
@@ -265,6 +275,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"skip-some-updates", no_argument, NULL, 'N'},
 		{"report-per-command", no_argument, NULL, 'r'},
 		{"scale", required_argument, NULL, 's'},
+		{"max-tries", required_argument, NULL, 12},
+		{"verbose-errors", no_argument, NULL, 13},
+		{"debug", no_argument, NULL, 'd'},
 		{"init-scale", required_argument, NULL, 11},
 		{"define", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0}};
@@ -273,10 +286,11 @@ parse_options(int argc, char **argv, struct run_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->protocol = -1;
+	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:", longopts,
-							 NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:d",
+							 longopts, NULL)) != -1)
 	{
 		switch (ch)
 		{
@@ -342,6 +356,20 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 'r':
 				o->per_statement = true;
+				break;
+			case 13:
+				o->verbose_errors = true;
+				break;
+			case 'd':
+				o->debug = true;
+				break;
+			case 12:
+				if (strcmp(optarg, "0") == 0)
+					o->max_tries = 0;
+				else if (!cmd_parse_count(optarg, 1000000, &o->max_tries))
+					return cmd_usage_error(
+						&cmd_run, "invalid number of maximum tries \"%s\"",
+						optarg);
 				break;
 			case 's':
 			case 11:
@@ -433,6 +461,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				return cmd_option_error(&cmd_run, ch, argv);
 		}
 	}
+	if (o->max_tries == 0 && o->transactions)
+		return cmd_usage_error(&cmd_run,
+							   "an unlimited number of transaction tries can "
+							   "only be used with a duration (-T)");
 	if (o->transactions && o->duration_us)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
@@ -457,6 +489,19 @@ parse_options(int argc, char **argv, struct run_opts *o)
 							   argv[optind + 1]);
 	o->recipe_path = argv[optind];
 	return 0;
+}
+
+static void
+run_opts_free(struct run_opts *o)
+{
+	free(o->variant_args);
+	free(o->defines);
+	for (int i = 0; i < o->nscript_args; i++)
+		free(o->script_args[i]);
+	free(o->script_args);
+	free(o->script_weights);
+	free(o->clients);
+	memset(o, 0, sizeof(*o));
 }
 
 /* --------------------------------------------------------- provenance */
@@ -1158,6 +1203,7 @@ print_scripts(const struct run_state *rs, const struct load_workload *w,
 	const struct recipe_workload *rw =
 		recipe_workload_find(rs->recipe, w->name);
 	bool per_script = res->nscripts > 1;
+	bool retries = w->policy->max_tries != 1;
 	int64_t total_weight = 0;
 
 	for (int k = 0; k < res->nscripts; k++)
@@ -1184,6 +1230,16 @@ print_scripts(const struct run_state *rs, const struct load_workload *w,
 				   ss->failures,
 				   total ? 100.0 * (double) ss->failures / (double) total
 						 : 0.0);
+			if (retries)
+			{
+				printf(" - number of transactions retried: %" PRIu64
+					   " (%.3f%%)\n",
+					   ss->retried,
+					   total ? 100.0 * (double) ss->retried / (double) total
+							 : 0.0);
+				printf(" - total number of retries: %" PRIu64 "\n",
+					   ss->retries);
+			}
 			if (ss->txns > 0)
 			{
 				printf(" - latency average = %.3f ms\n",
@@ -1194,14 +1250,20 @@ print_scripts(const struct run_state *rs, const struct load_workload *w,
 		}
 		if (ss->cmd_count == NULL)
 			continue;
-		printf("%sstatement latencies in milliseconds and failures:\n",
-			   per_script ? " - " : "");
+		printf("%sstatement latencies in milliseconds%s:\n",
+			   per_script ? " - " : "",
+			   retries ? ", failures and retries" : " and failures");
 		for (int c = 0; c < ss->ncmds; c++)
-			printf("   %11.3f  %10" PRIu64 "  %s\n",
+		{
+			printf("   %11.3f  %10" PRIu64 "  ",
 				   ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
 										  (double) ss->cmd_count[c] / 1e6
 									: 0.0,
-				   ss->cmd_failures[c], sc->cmds[c].first_line);
+				   ss->cmd_failures[c]);
+			if (retries)
+				printf("%10" PRIu64 "  ", ss->cmd_retries[c]);
+			printf("%s\n", sc->cmds[c].first_line);
+		}
 	}
 }
 
@@ -1226,7 +1288,8 @@ print_summary(const struct run_state *rs, const struct target *t,
 		   recipe_protocol_name((enum recipe_protocol) w->protocol));
 	printf("number of clients: %d\n", w->clients);
 	printf("number of threads: %d\n", res->jobs);
-	printf("maximum number of tries: 1\n");
+	printf("maximum number of tries: %d\n",
+		   w->policy->max_tries == INT32_MAX ? 0 : w->policy->max_tries);
 	if (w->transactions > 0)
 	{
 		printf("number of transactions per client: %" PRId64 "\n",
@@ -1244,6 +1307,20 @@ print_summary(const struct run_state *rs, const struct target *t,
 	printf("number of failed transactions: %" PRIu64 " (%.3f%%)\n",
 		   res->failures,
 		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
+	if (w->policy->max_tries != 1)
+	{
+		printf("number of transactions retried: %" PRIu64 " (%.3f%%)\n",
+			   res->retried,
+			   total ? 100.0 * (double) res->retried / (double) total : 0.0);
+		printf("total number of retries: %" PRIu64 "\n", res->retries);
+	}
+	for (int i = 0; i < res->nclasses; i++)
+		if (strcmp(res->classes[i].sqlclass, "recovery_conflict") == 0)
+			printf("number of recovery conflicts: %" PRIu64 " (%.3f%%)\n",
+				   res->classes[i].count,
+				   total ? 100.0 * (double) res->classes[i].count /
+							   (double) total
+						 : 0.0);
 	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
 	/* pgbench prints this line only with -P, -R or -L */
 	if (rs->o.progress_s)
@@ -1257,6 +1334,27 @@ print_summary(const struct run_state *rs, const struct target *t,
 	if (res->aborted_clients)
 		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
 			   res->first_error);
+}
+
+/* Second SEC's errors by class as JSON ({"40": 3}), or NULL: none. */
+static const char *
+error_json(const struct load_workload_result *res, int sec, char **text)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (int i = 0; i < res->nerrors; i++)
+	{
+		if (res->errors[i].second != sec)
+			continue;
+		strbuf_addstr(&b, b.len ? ", " : "{");
+		strbuf_add_json_str(&b, res->errors[i].sqlclass);
+		strbuf_addf(&b, ": %" PRIu64, res->errors[i].count);
+	}
+	if (b.len == 0)
+		return NULL;
+	strbuf_addch(&b, '}');
+	*text = strbuf_detach(&b);
+	return *text;
 }
 
 /*
@@ -1279,9 +1377,9 @@ scripts_json(const struct run_state *rs, const struct load_workload *w,
 		strbuf_add_json_str(out, rw->scripts[k].label);
 		strbuf_addf(out,
 					", \"weight\": %d, \"transactions\": %" PRIu64
-					", \"failures\": %" PRIu64
+					", \"failures\": %" PRIu64 ", \"retried\": %" PRIu64
 					", \"latency_avg_ms\": %.6f, \"latency_stddev_ms\": %.6f",
-					w->weights[k], ss->txns, ss->failures,
+					w->weights[k], ss->txns, ss->failures, ss->retried,
 					hist_mean(ss->latency) / 1e6,
 					hist_stddev(ss->latency) / 1e6);
 		if (ss->cmd_count)
@@ -1295,14 +1393,14 @@ scripts_json(const struct run_state *rs, const struct load_workload *w,
 							"%s{\"line\": %d, \"command\": ", c ? ", " : "",
 							cmd->line);
 				strbuf_add_json_str(out, cmd->first_line);
-				strbuf_addf(out,
-							", \"latency_avg_ms\": %.6f, \"count\": %" PRIu64
-							", \"failures\": %" PRIu64 "}",
-							ss->cmd_count[c]
-								? ss->cmd_lat_sum_ns[c] /
-									  (double) ss->cmd_count[c] / 1e6
-								: 0.0,
-							ss->cmd_count[c], ss->cmd_failures[c]);
+				strbuf_addf(
+					out,
+					", \"latency_avg_ms\": %.6f, \"count\": %" PRIu64
+					", \"failures\": %" PRIu64 ", \"retries\": %" PRIu64 "}",
+					ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
+										   (double) ss->cmd_count[c] / 1e6
+									 : 0.0,
+					ss->cmd_count[c], ss->cmd_failures[c], ss->cmd_retries[c]);
 			}
 			strbuf_addch(out, ']');
 		}
@@ -1324,6 +1422,7 @@ store_point(struct run_state *rs, const char *variant,
 	struct strbuf scripts = STRBUF_INIT;
 	struct store_series_row *series =
 		xcalloc((size_t) res->nseconds, sizeof(*series));
+	char **err_texts = xcalloc((size_t) res->nseconds, sizeof(char *));
 	const struct hist *h = res->latency;
 	int rc;
 
@@ -1344,6 +1443,7 @@ store_point(struct run_state *rs, const char *variant,
 				? res->sec_lat_sum_ns[s] / (double) res->sec_txns[s] / 1e6
 				: 0;
 		series[s].lat_max_ms = (double) res->sec_lat_max_ns[s] / 1e6;
+		series[s].failures_by_class = error_json(res, s, &err_texts[s]);
 	}
 	memset(&sp, 0, sizeof(sp));
 	sp.variant = variant;
@@ -1375,6 +1475,8 @@ store_point(struct run_state *rs, const char *variant,
 	sp.histogram = hist_text.buf;
 	sp.scale = scale;
 	sp.scripts = scripts.buf;
+	sp.retried = res->retried;
+	sp.retries = res->retries;
 	sp.series = series;
 	sp.nseries = res->nseconds;
 	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
@@ -1395,6 +1497,9 @@ store_point(struct run_state *rs, const char *variant,
 	strbuf_release(&hist_text);
 	strbuf_release(&classes);
 	strbuf_release(&scripts);
+	for (int s = 0; s < res->nseconds; s++)
+		free(err_texts[s]);
+	free(err_texts);
 	free(series);
 	return rc;
 }
@@ -1468,6 +1573,7 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 			wl[i].transactions = 0; /* -T turns -t recipes into durations */
 		else
 			wl[i].transactions = rw->transactions;
+		wl[i].policy = &rs->policies[i];
 		wl[i].defines = rs->defines;
 		wl[i].ndefines = rs->ndefines;
 	}
@@ -1530,6 +1636,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.progress = on_progress;
 		lp.progress_arg = rs->recipe;
 		lp.debug = on_debug;
+		lp.verbose_errors = o->verbose_errors;
+		lp.debug_sends = o->debug;
 		if (!o->quiet)
 		{
 			printf("%spoint %d of %d: %s%s%sclients %d, repeat %d of %d\n",
@@ -1662,6 +1770,61 @@ script_recipe(const struct run_opts *o, struct pgc_error *err)
 	return r;
 }
 
+static enum load_action
+action_of(const char *a)
+{
+	return strcmp(a, "retry") == 0          ? LOAD_RETRY
+		   : strcmp(a, "abort_client") == 0 ? LOAD_ABORT_CLIENT
+		   : strcmp(a, "abort_run") == 0    ? LOAD_ABORT_RUN
+											: LOAD_CONTINUE;
+}
+
+/*
+ * A workload's failure policy: --max-tries over the recipe's max_tries
+ * (0: as many as the window allows); serialization failures and deadlocks
+ * are retried when more than one try is allowed (pgbench's --max-tries),
+ * everything else rolls back and goes on; on_error: says otherwise.
+ */
+static void
+make_policy(const struct run_opts *o, const struct recipe_workload *w,
+			struct load_policy *pol)
+{
+	struct load_rule *rules =
+		xcalloc((size_t) w->non_error + 1, sizeof(*rules));
+	int n = 0;
+
+	pol->max_tries =
+		o->max_tries >= 0 ? o->max_tries : (w->max_tries ? w->max_tries : 1);
+	if (pol->max_tries == 0)
+		pol->max_tries = INT32_MAX;
+	pol->serialization = pol->max_tries > 1 ? LOAD_RETRY : LOAD_CONTINUE;
+	pol->deadlock = pol->serialization;
+	pol->recovery_conflict = LOAD_CONTINUE;
+	pol->other = LOAD_CONTINUE;
+	for (int i = 0; i < w->non_error; i++)
+	{
+		const struct recipe_rule *r = &w->on_error[i];
+		enum load_action a = action_of(r->action);
+
+		if (strcmp(r->key, "serialization") == 0)
+			pol->serialization = a;
+		else if (strcmp(r->key, "deadlock") == 0)
+			pol->deadlock = a;
+		else if (strcmp(r->key, "recovery_conflict") == 0)
+			pol->recovery_conflict = a;
+		else if (strcmp(r->key, "other") == 0)
+			pol->other = a;
+		else
+		{
+			snprintf(rules[n].sqlstate, sizeof(rules[n].sqlstate), "%s",
+					 r->key);
+			rules[n++].action = a;
+		}
+	}
+	pol->rules = rules;
+	pol->nrules = n;
+}
+
 /* The engine's view of each workload's scripts and weights. */
 static void
 collect_scripts(struct run_state *rs)
@@ -1682,6 +1845,9 @@ collect_scripts(struct run_state *rs)
 			rs->wl_weights[i][k] = w->scripts[k].weight;
 		}
 	}
+	rs->policies = xcalloc((size_t) r->nworkloads, sizeof(*rs->policies));
+	for (int i = 0; i < r->nworkloads; i++)
+		make_policy(&rs->o, &r->workloads[i], &rs->policies[i]);
 }
 
 /*
@@ -1761,7 +1927,10 @@ run_fn(int argc, char **argv)
 	memset(&rs, 0, sizeof(rs));
 	error_clear(&err);
 	if ((rc = parse_options(argc, argv, &rs.o)) != 0)
+	{
+		run_opts_free(&rs.o);
 		return rc;
+	}
 	if (!rs.o.seed_set && getrandom(&rs.o.seed, sizeof(rs.o.seed), 0) !=
 							  (ssize_t) sizeof(rs.o.seed))
 		rs.o.seed = (uint64_t) clock_now_ns();
@@ -1922,20 +2091,18 @@ out:
 	}
 	free(rs.wl_scripts);
 	free(rs.wl_weights);
+	for (int i = 0; rs.policies && i < rs.recipe->nworkloads; i++)
+		free((void *) rs.policies[i].rules);
+	free(rs.policies);
 	recipe_free(rs.recipe);
 	free(rs.plan);
 	free(plan);
-	free(rs.o.variant_args);
-	free(rs.o.defines);
-	for (int i = 0; i < rs.o.nscript_args; i++)
-		free(rs.o.script_args[i]);
-	free(rs.o.script_args);
-	free(rs.o.script_weights);
+	run_opts_free(&rs.o);
+
 	for (int i = 0; i < rs.ndefines; i++)
 		free((char *) rs.defines[i].name);
 	free(rs.defines);
 	free(rs.rows);
-	free(rs.o.clients);
 	free(cmdline);
 	free(sha);
 	return rc;

@@ -30,6 +30,8 @@
 #define TICK_MS        100          /* longest sleep before checking flags */
 #define GRACE_NS       1000000000LL /* wait for in-flight work after the window */
 #define NCLASSES       ((size_t) 36 * 36) /* SQLSTATE classes: [0-9A-Z]{2} */
+#define RC_CLASS       ((int) NCLASSES)   /* recovery conflicts, apart */
+#define NCOUNTERS      (NCLASSES + 1)
 #define PARAM_WIDTH    SCRIPT_TEXT_WIDTH
 #define NO_END_NS      (INT64_MAX / 4) /* -t: the window ends when all are done */
 
@@ -73,6 +75,12 @@ struct client
 	int prep;    /* and command */
 	bool txn_failed;
 	int fail_class; /* class index of the first error */
+	int fail_cmd;   /* the command that failed */
+	enum load_action fail_action;
+	char fail_msg[160];   /* its SQLSTATE and message, for an abort */
+	int tries;            /* of the current transaction, >= 1 */
+	bool retry_pending;   /* rolling back to try again */
+	struct prng txn_prng; /* the random state at the first try */
 	int64_t txn_start_ns;
 	int64_t ntx;            /* transactions ended (-t) */
 	int64_t sleep_until_ns; /* CS_SLEEP */
@@ -106,7 +114,12 @@ struct thread
 	struct load_script_result *ss; /* per script */
 	struct prng choose;            /* pgbench's ts_choose_rs */
 	int64_t total_weight;
-	uint32_t *class_counts; /* NCLASSES */
+	uint32_t *class_counts; /* NCOUNTERS */
+	uint64_t retried;
+	uint64_t retries;
+	struct load_error_second *errs; /* errors by second and class */
+	int nerrs;
+	int errs_cap;
 	uint64_t *sec_txns;
 	uint64_t *sec_failures;
 	double *sec_lat_sum_ns;
@@ -172,10 +185,15 @@ class_index(const char *sqlstate)
 }
 
 static void
-class_name(int idx, char out[3])
+class_name(int idx, char out[20])
 {
 	static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+	if (idx == RC_CLASS)
+	{
+		snprintf(out, 20, "recovery_conflict");
+		return;
+	}
 	out[0] = digits[idx / 36];
 	out[1] = digits[idx % 36];
 	out[2] = '\0';
@@ -283,6 +301,22 @@ client_flush(struct thread *t, struct client *c)
 	return true;
 }
 
+/* pgbench -d: "client 0 sending UPDATE ..." (simple: the text sent). */
+static void
+log_send(struct thread *t, struct client *c, const struct script_cmd *cmd)
+{
+	char line[1024];
+
+	if (t->w->protocol == LOAD_PROTO_SIMPLE)
+		snprintf(line, sizeof(line), "client %d sending %s", c->id,
+				 c->query.buf);
+	else
+		snprintf(line, sizeof(line), "client %d sending %s", c->id,
+				 t->w->protocol == LOAD_PROTO_PREPARED ? cmd->stmt_name
+													   : cmd->sql_params);
+	t->e->p->debug(t->e->p->debug_arg, line);
+}
+
 static bool
 client_send(struct thread *t, struct client *c, int cmdi)
 {
@@ -332,6 +366,8 @@ client_send(struct thread *t, struct client *c, int cmdi)
 		client_lost(t, c);
 		return false;
 	}
+	if (t->e->p->debug_sends && t->e->p->debug)
+		log_send(t, c, cmd);
 	c->qrynum = 0;
 	return true;
 }
@@ -379,6 +415,13 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	if (now < e->window_start_ns || now > e->window_end_ns)
 		return;
 	sec = second_of(t, now);
+	if (c->tries > 1)
+	{
+		t->retried++;
+		t->retries += (uint64_t) (c->tries - 1);
+		t->ss[c->si].retried++;
+		t->ss[c->si].retries += (uint64_t) (c->tries - 1);
+	}
 	if (c->txn_failed)
 	{
 		t->failures++;
@@ -410,6 +453,83 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 		atomic_store_explicit(&t->prog_lat_sumsq_ns, t->prog_latsq_local,
 							  memory_order_relaxed);
 	}
+}
+
+static const struct load_policy default_policy = {
+	1, LOAD_CONTINUE, LOAD_CONTINUE, LOAD_CONTINUE, LOAD_CONTINUE, NULL, 0};
+
+static const struct load_policy *
+policy_of(const struct thread *t)
+{
+	return t->w->policy ? t->w->policy : &default_policy;
+}
+
+/*
+ * The counter of an error (its SQLSTATE class, or RC_CLASS for a recovery
+ * conflict) and what the policy does with it.
+ */
+static int
+classify(const struct thread *t, const PGresult *res, enum load_action *act)
+{
+	const struct load_policy *pol = policy_of(t);
+	const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	bool rc = msg && strstr(msg, "due to conflict with recovery") != NULL;
+
+	if (st == NULL)
+		st = "";
+	for (int i = 0; i < pol->nrules; i++)
+	{
+		const char *r = pol->rules[i].sqlstate;
+
+		if (strcmp(r, st) == 0 || (strlen(r) == 2 && strncmp(r, st, 2) == 0))
+		{
+			*act = pol->rules[i].action;
+			return rc ? RC_CLASS : class_index(st);
+		}
+	}
+	if (rc)
+		*act = pol->recovery_conflict;
+	else if (strcmp(st, "40001") == 0)
+		*act = pol->serialization;
+	else if (strcmp(st, "40P01") == 0)
+		*act = pol->deadlock;
+	else
+		*act = pol->other;
+	return rc ? RC_CLASS : class_index(st);
+}
+
+/* Count an error of class K in the current second (every try counts). */
+static void
+record_error(struct thread *t, int k, int64_t now)
+{
+	struct engine *e = t->e;
+	int sec;
+
+	if (k < 0 || now < e->window_start_ns || now > e->window_end_ns)
+		return;
+	sec = (int) second_of(t, now);
+	/* this thread's clock only moves on: this second's entries are last */
+	for (int i = t->nerrs - 1; i >= 0 && t->errs[i].second == sec; i--)
+	{
+		char name[20];
+
+		class_name(k, name);
+		if (strcmp(t->errs[i].sqlclass, name) == 0)
+		{
+			t->errs[i].count++;
+			return;
+		}
+	}
+	if (t->nerrs == t->errs_cap)
+	{
+		t->errs_cap = t->errs_cap ? t->errs_cap * 2 : 16;
+		t->errs = xrealloc(t->errs, (size_t) t->errs_cap * sizeof(*t->errs));
+	}
+	t->errs[t->nerrs].second = sec;
+	class_name(k, t->errs[t->nerrs].sqlclass);
+	t->errs[t->nerrs].count = 1;
+	t->nerrs++;
 }
 
 /* \shell and \setshell, as pgbench's runShellCommand(). */
@@ -548,6 +668,8 @@ client_next_txn(struct thread *t, struct client *c)
 	c->txn_failed = false;
 	c->fail_class = -1;
 	c->txn_start_ns = now;
+	c->tries = 1;
+	c->txn_prng = c->vars.prng;
 	return true;
 }
 
@@ -732,6 +854,87 @@ client_advance(struct thread *t, struct client *c)
 	}
 }
 
+/*
+ * Try the transaction again from its first command, as pgbench does: the
+ * same script, the random state of the first try, the latency still
+ * counted from the first try's start.
+ */
+static void
+client_retry(struct thread *t, struct client *c)
+{
+	c->retry_pending = false;
+	c->tries++;
+	c->cmd = 0;
+	c->txn_failed = false;
+	c->fail_class = -1;
+	c->vars.prng = c->txn_prng;
+	client_advance(t, c);
+}
+
+/* The failed transaction is over: next one, or its try again. */
+static void
+client_failed_done(struct thread *t, struct client *c)
+{
+	if (c->retry_pending)
+		client_retry(t, c);
+	else
+	{
+		c->cmd = t->w->scripts[c->si]->ncmds; /* skip the rest */
+		client_advance(t, c);
+	}
+}
+
+/*
+ * A transaction failed: do what the policy says for its error.  Returns
+ * false when the client (or the point) stops.
+ */
+static bool
+client_apply_policy(struct thread *t, struct client *c)
+{
+	const struct load_policy *pol = policy_of(t);
+	struct load_script_result *ss = &t->ss[c->si];
+	char msg[300];
+
+	switch (c->fail_action)
+	{
+		case LOAD_RETRY:
+			if (c->tries < pol->max_tries && !c->in_pipeline &&
+				clock_now_ns() < t->e->window_end_ns &&
+				!atomic_load_explicit(&t->e->stop, memory_order_relaxed))
+			{
+				c->retry_pending = true;
+				if (ss->cmd_retries)
+					ss->cmd_retries[c->fail_cmd]++;
+				return true;
+			}
+			break;
+		case LOAD_ABORT_CLIENT:
+			snprintf(msg, sizeof(msg),
+					 "aborted in command %d (SQL) of script %d: %s",
+					 c->fail_cmd, c->si, c->fail_msg);
+			client_abort(t, c, msg);
+			return false;
+		case LOAD_ABORT_RUN:
+		{
+			struct pgc_error err;
+
+			error_set(&err, PGC_ERR_ABORTED,
+					  "workload '%s', client %d: %s (the policy aborts the "
+					  "run on this error)",
+					  t->w->name, c->id, c->fail_msg);
+			snprintf(msg, sizeof(msg), "aborted the run: %s", c->fail_msg);
+			client_abort(t, c, msg);
+			engine_fail(t->e, &err);
+			return false;
+		}
+		default:
+			break;
+	}
+	if (ss->cmd_failures)
+		ss->cmd_failures[c->fail_cmd]++;
+	return true;
+}
+
 /* A failed command: roll back if a transaction block is open, else go on. */
 static void
 client_after_error(struct thread *t, struct client *c)
@@ -753,8 +956,7 @@ client_after_error(struct thread *t, struct client *c)
 		client_lost(t, c);
 		return;
 	}
-	c->cmd = t->w->scripts[c->si]->ncmds; /* skip the rest: the txn failed */
-	client_advance(t, c);
+	client_failed_done(t, c);
 }
 
 /*
@@ -851,11 +1053,28 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 			if ((c->state == CS_WAIT || c->state == CS_SLEEP) &&
 				!c->txn_failed)
 			{
+				const char *st = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+				const char *m =
+					PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
 				c->txn_failed = true;
-				c->fail_class =
-					class_index(PQresultErrorField(res, PG_DIAG_SQLSTATE));
-				if (t->e->p->per_statement)
-					t->ss[c->si].cmd_failures[c->cmd]++;
+				c->fail_class = classify(t, res, &c->fail_action);
+				c->fail_cmd = c->cmd;
+				snprintf(c->fail_msg, sizeof(c->fail_msg), "%s %s",
+						 st ? st : "-", m ? m : "error");
+				record_error(t, c->fail_class, clock_now_ns());
+				if (t->e->p->verbose_errors && t->e->p->debug &&
+					c->fail_action == LOAD_RETRY)
+				{
+					char line[700];
+
+					snprintf(line, sizeof(line),
+							 "client %d got an error in command %d (SQL) of "
+							 "script %d; %.600s",
+							 c->id, c->cmd, c->si, PQresultErrorMessage(res));
+					line[strcspn(line, "\n")] = '\0';
+					t->e->p->debug(t->e->p->debug_arg, line);
+				}
 			}
 			break;
 	}
@@ -872,8 +1091,7 @@ client_command_done(struct thread *t, struct client *c)
 
 	if (c->state == CS_ROLLBACK)
 	{
-		c->cmd = t->w->scripts[c->si]->ncmds;
-		client_advance(t, c);
+		client_failed_done(t, c);
 		return;
 	}
 	if (c->held)
@@ -897,7 +1115,10 @@ client_command_done(struct thread *t, struct client *c)
 		return;
 	}
 	if (c->txn_failed)
-		client_after_error(t, c);
+	{
+		if (client_apply_policy(t, c))
+			client_after_error(t, c);
+	}
 	else
 	{
 		c->cmd++;
@@ -942,7 +1163,10 @@ client_readable(struct thread *t, struct client *c)
 			c->in_pipeline = false;
 			c->ending_pipeline = false;
 			if (c->txn_failed)
-				client_after_error(t, c);
+			{
+				if (client_apply_policy(t, c))
+					client_after_error(t, c);
+			}
 			else
 			{
 				c->cmd++;
@@ -1306,6 +1530,8 @@ thread_run(struct thread *t)
 		c->txn_failed = false;
 		c->fail_class = -1;
 		c->txn_start_ns = now;
+		c->tries = 1;
+		c->txn_prng = c->vars.prng;
 		client_advance(t, c);
 	}
 	while (t->active > 0)
@@ -1422,6 +1648,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 			ss->cmd_lat_sum_ns = xcalloc((size_t) ss->ncmds, sizeof(double));
 			ss->cmd_count = xcalloc((size_t) ss->ncmds, sizeof(uint64_t));
 			ss->cmd_failures = xcalloc((size_t) ss->ncmds, sizeof(uint64_t));
+			ss->cmd_retries = xcalloc((size_t) ss->ncmds, sizeof(uint64_t));
 		}
 	}
 	prng_seed(&t->choose, choose_seed);
@@ -1433,7 +1660,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 	t->clients = xcalloc((size_t) nclients, sizeof(struct client));
 	t->hist = xmalloc(sizeof(struct hist));
 	hist_reset(t->hist);
-	t->class_counts = xcalloc(NCLASSES, sizeof(uint32_t));
+	t->class_counts = xcalloc(NCOUNTERS, sizeof(uint32_t));
 	t->nsec_cap = e->nseconds;
 	t->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
 	t->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
@@ -1482,8 +1709,10 @@ thread_release(struct thread *t)
 		free(t->ss[k].cmd_lat_sum_ns);
 		free(t->ss[k].cmd_count);
 		free(t->ss[k].cmd_failures);
+		free(t->ss[k].cmd_retries);
 	}
 	free(t->ss);
+	free(t->errs);
 	free(t->class_counts);
 	free(t->sec_txns);
 	free(t->sec_failures);
@@ -1491,6 +1720,35 @@ thread_release(struct thread *t)
 	free(t->sec_lat_max_ns);
 	if (t->epfd >= 0)
 		close(t->epfd);
+}
+
+/* Add thread T's errors by second into R, kept ordered by second. */
+static void
+merge_errors(struct load_workload_result *r, const struct thread *t)
+{
+	for (int i = 0; i < t->nerrs; i++)
+	{
+		const struct load_error_second *te = &t->errs[i];
+		int k;
+
+		for (k = 0; k < r->nerrors; k++)
+			if (r->errors[k].second == te->second &&
+				strcmp(r->errors[k].sqlclass, te->sqlclass) == 0)
+				break;
+		if (k < r->nerrors)
+		{
+			r->errors[k].count += te->count;
+			continue;
+		}
+		r->errors = xrealloc(r->errors,
+							 (size_t) (r->nerrors + 1) * sizeof(*r->errors));
+		/* insertion keeps the seconds in order */
+		for (k = r->nerrors; k > 0 && r->errors[k - 1].second > te->second;
+			 k--)
+			r->errors[k] = r->errors[k - 1];
+		r->errors[k] = *te;
+		r->nerrors++;
+	}
 }
 
 /* Add thread T's per-script figures into R (allocated on first use). */
@@ -1517,6 +1775,8 @@ merge_scripts(struct load_workload_result *r, const struct thread *t)
 				rs->cmd_count = xcalloc((size_t) rs->ncmds, sizeof(uint64_t));
 				rs->cmd_failures =
 					xcalloc((size_t) rs->ncmds, sizeof(uint64_t));
+				rs->cmd_retries =
+					xcalloc((size_t) rs->ncmds, sizeof(uint64_t));
 			}
 		}
 	}
@@ -1527,6 +1787,8 @@ merge_scripts(struct load_workload_result *r, const struct thread *t)
 
 		rs->txns += ts->txns;
 		rs->failures += ts->failures;
+		rs->retried += ts->retried;
+		rs->retries += ts->retries;
 		/* one script: its latencies are the workload's */
 		hist_add(rs->latency, ts->latency ? ts->latency : t->hist);
 		for (int c = 0; rs->cmd_count && ts->cmd_count && c < rs->ncmds; c++)
@@ -1534,6 +1796,7 @@ merge_scripts(struct load_workload_result *r, const struct thread *t)
 			rs->cmd_lat_sum_ns[c] += ts->cmd_lat_sum_ns[c];
 			rs->cmd_count[c] += ts->cmd_count[c];
 			rs->cmd_failures[c] += ts->cmd_failures[c];
+			rs->cmd_retries[c] += ts->cmd_retries[c];
 		}
 	}
 }
@@ -1548,7 +1811,7 @@ merge_results(struct engine *e, struct load_result *out)
 	for (int wi = 0; wi < p->nworkloads; wi++)
 	{
 		struct load_workload_result *r = &out->w[wi];
-		uint64_t *classes = xcalloc(NCLASSES, sizeof(uint64_t));
+		uint64_t *classes = xcalloc(NCOUNTERS, sizeof(uint64_t));
 
 		r->latency = xmalloc(sizeof(struct hist));
 		hist_reset(r->latency);
@@ -1575,15 +1838,18 @@ merge_results(struct engine *e, struct load_result *out)
 				if (t->sec_lat_max_ns[s] > r->sec_lat_max_ns[s])
 					r->sec_lat_max_ns[s] = t->sec_lat_max_ns[s];
 			}
-			for (size_t k = 0; k < NCLASSES; k++)
+			for (size_t k = 0; k < NCOUNTERS; k++)
 				classes[k] += t->class_counts[k];
+			r->retried += t->retried;
+			r->retries += t->retries;
+			merge_errors(r, t);
 			merge_scripts(r, t);
 			if (t->aborted && r->aborted_clients == 0)
 				snprintf(r->first_error, sizeof(r->first_error), "%s",
 						 t->first_error);
 			r->aborted_clients += t->aborted;
 		}
-		for (size_t k = 0; k < NCLASSES; k++)
+		for (size_t k = 0; k < NCOUNTERS; k++)
 		{
 			if (classes[k] == 0)
 				continue;
@@ -1893,8 +2159,10 @@ load_result_release(struct load_result *r)
 			free(w->scripts[k].cmd_lat_sum_ns);
 			free(w->scripts[k].cmd_count);
 			free(w->scripts[k].cmd_failures);
+			free(w->scripts[k].cmd_retries);
 		}
 		free(w->scripts);
+		free(w->errors);
 		free(w->sec_txns);
 		free(w->sec_failures);
 		free(w->sec_lat_sum_ns);

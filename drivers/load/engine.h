@@ -41,6 +41,41 @@ enum load_protocol
 	LOAD_PROTO_PREPARED
 };
 
+/* What a failed transaction does, per class of error. */
+enum load_action
+{
+	LOAD_CONTINUE = 0, /* roll back, count it failed, start the next one */
+	LOAD_RETRY,        /* roll back and run it again (up to max_tries) */
+	LOAD_ABORT_CLIENT, /* the client stops; the others go on */
+	LOAD_ABORT_RUN     /* the point stops; the run is stored as failed */
+};
+
+/* A SQLSTATE (5 characters) or class (2) with its action. */
+struct load_rule
+{
+	char sqlstate[6];
+	enum load_action action;
+};
+
+/*
+ * The failure policy of a workload.  Errors are told apart as pgbench
+ * does (40001 serialization, 40P01 deadlock) and one more way: a hot
+ * standby's "canceling statement due to conflict with recovery" shares
+ * 40001 but is a recovery conflict, counted and handled on its own.
+ * Rules by SQLSTATE or class come first, then the named classes.
+ */
+struct load_policy
+{
+	int max_tries; /* >= 1: tries of a retried transaction, the first one too
+					*/
+	enum load_action serialization;
+	enum load_action deadlock;
+	enum load_action recovery_conflict;
+	enum load_action other;
+	const struct load_rule *rules;
+	int nrules;
+};
+
 struct load_workload
 {
 	const char *name;
@@ -64,6 +99,8 @@ struct load_workload
 	 * or none has.
 	 */
 	int64_t transactions;
+	/* NULL: every failure continues (roll back, go on), max_tries 1 */
+	const struct load_policy *policy;
 	/* variables given from outside the script (-D, variables:) */
 	const struct script_define *defines;
 	int ndefines;
@@ -108,15 +145,32 @@ struct load_point
 	void *progress_arg;
 	/* time every command of every script (pgbench's -r) */
 	bool per_statement;
+	/*
+	 * pgbench's --verbose-errors (each error of a retried transaction) and
+	 * -d (each query sent), written through DEBUG
+	 */
+	bool verbose_errors;
+	bool debug_sends;
 	/* where debug() writes, from worker threads; NULL = nowhere */
 	script_debug_fn debug;
 	void *debug_arg;
 };
 
-/* SQLSTATE classes with failures, e.g. {"40", 12}. */
+/*
+ * Failures by class: a SQLSTATE class ("40", "23"...) or
+ * "recovery_conflict".
+ */
 struct load_failure_class
 {
-	char sqlclass[3];
+	char sqlclass[20];
+	uint64_t count;
+};
+
+/* Errors of one class in one second of the window (every try counts). */
+struct load_error_second
+{
+	int second;
+	char sqlclass[20];
 	uint64_t count;
 };
 
@@ -125,17 +179,24 @@ struct load_script_result
 {
 	uint64_t txns;
 	uint64_t failures;
+	uint64_t retried;
+	uint64_t retries;
 	struct hist *latency;
 	int ncmds;
 	double *cmd_lat_sum_ns; /* per command, with per_statement */
 	uint64_t *cmd_count;
 	uint64_t *cmd_failures;
+	uint64_t *cmd_retries;
 };
 
 struct load_workload_result
 {
 	uint64_t txns;     /* ended inside the window, successful */
 	uint64_t failures; /* failed transactions inside the window */
+	uint64_t retried;  /* transactions that needed more than one try */
+	uint64_t retries;  /* the extra tries, all together */
+	struct load_error_second *errors; /* by second, then class */
+	int nerrors;
 	struct load_failure_class *classes;
 	int nclasses;
 	struct hist *latency; /* successful transactions in the window */

@@ -38,8 +38,9 @@ static const char *const top_keys[] = {
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
-	"target",  "protocol", "script", "file",         "builtin", "weight",
-	"scripts", "clients",  "jobs",   "transactions", NULL};
+	"target",    "protocol", "script",  "file", "builtin",
+	"weight",    "scripts",  "clients", "jobs", "transactions",
+	"max_tries", "on_error", NULL};
 static const char *const script_keys[] = {"script", "file", "builtin",
 										  "weight", NULL};
 static const char *const init_keys[] = {"pgbench", "sql", NULL};
@@ -515,6 +516,16 @@ recipe_uses_builtin(const struct recipe *r)
 	return false;
 }
 
+/* Room for one entry per pair of mapping NODE, and one more, zeroed. */
+static void *
+mapping_alloc(const yaml_node_t *node, size_t size)
+{
+	return xcalloc((size_t) (node->data.mapping.pairs.top -
+							 node->data.mapping.pairs.start) +
+					   1,
+				   size);
+}
+
 /* `variables:`: script variables, as pgbench's -D NAME=VALUE. */
 static int
 parse_variables(struct loader *ld, const yaml_node_t *node)
@@ -523,10 +534,7 @@ parse_variables(struct loader *ld, const yaml_node_t *node)
 
 	if (expect_mapping(ld, node, "'variables'") < 0)
 		return -1;
-	r->variables = xcalloc((size_t) (node->data.mapping.pairs.top -
-									 node->data.mapping.pairs.start) +
-							   1,
-						   sizeof(*r->variables));
+	r->variables = mapping_alloc(node, sizeof(*r->variables));
 	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
 		 pr < node->data.mapping.pairs.top; pr++)
 	{
@@ -592,10 +600,7 @@ parse_gucs(struct loader *ld, const yaml_node_t *node, const char *what,
 {
 	if (expect_mapping(ld, node, what) < 0)
 		return -1;
-	*gucs = xcalloc((size_t) (node->data.mapping.pairs.top -
-							  node->data.mapping.pairs.start) +
-						1,
-					sizeof(**gucs));
+	*gucs = mapping_alloc(node, sizeof(**gucs));
 	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
 		 pr < node->data.mapping.pairs.top; pr++)
 	{
@@ -711,10 +716,7 @@ parse_windows(struct loader *ld, const yaml_node_t *node)
 	if (expect_mapping(ld, node, "'windows'") < 0 ||
 		check_keys(ld, node, NULL, "in 'windows'") < 0)
 		return -1;
-	r->windows = xcalloc((size_t) (node->data.mapping.pairs.top -
-								   node->data.mapping.pairs.start) +
-							 1,
-						 sizeof(*r->windows));
+	r->windows = mapping_alloc(node, sizeof(*r->windows));
 	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
 		 pr < node->data.mapping.pairs.top; pr++)
 	{
@@ -897,6 +899,78 @@ parse_script_entry(struct loader *ld, struct recipe_workload *w,
 	return rs->script ? 0 : -1;
 }
 
+/* A key of on_error: a named class, a SQLSTATE or a SQLSTATE class. */
+static bool
+error_key_ok(const char *k)
+{
+	static const char *const named[] = {"serialization", "deadlock",
+										"recovery_conflict", "other"};
+	size_t n = strlen(k);
+
+	for (size_t i = 0; i < lengthof(named); i++)
+		if (strcmp(k, named[i]) == 0)
+			return true;
+	if (n != 2 && n != 5)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char) k[i]) && !isupper((unsigned char) k[i]))
+			return false;
+	return true;
+}
+
+/* on_error: {serialization: retry, "23505": abort_run, ...} */
+static int
+parse_on_error(struct loader *ld, const yaml_node_t *node,
+			   struct recipe_workload *w)
+{
+	static const char *const actions[] = {"retry", "continue", "abort_client",
+										  "abort_run", NULL};
+
+	if (expect_mapping(ld, node, "'on_error'") < 0)
+		return -1;
+	w->on_error = mapping_alloc(node, sizeof(*w->on_error));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		yaml_node_t *v = node_at(ld, pr->value);
+		struct recipe_rule *rule;
+		bool known = false;
+
+		if (expect_scalar(ld, k, "an error class") < 0 ||
+			expect_scalar(ld, v, "an action") < 0)
+			return -1;
+		if (!error_key_ok(scalar(k)))
+		{
+			fail(ld, k, "unknown error class \"%s\" in 'on_error'", scalar(k));
+			error_hint(ld->err,
+					   "serialization, deadlock, recovery_conflict, other, a "
+					   "SQLSTATE such as \"23505\" or a class such as \"23\"");
+			return -1;
+		}
+		for (int i = 0; actions[i]; i++)
+			known |= strcmp(actions[i], scalar(v)) == 0;
+		if (!known)
+		{
+			const char *near = nearest_word(scalar(v), actions);
+
+			fail(ld, v, "unknown action \"%s\" for '%s'", scalar(v),
+				 scalar(k));
+			if (near)
+				error_hint(ld->err, "did you mean '%s'?", near);
+			else
+				error_hint(ld->err,
+						   "retry, continue, abort_client or abort_run");
+			return -1;
+		}
+		rule = &w->on_error[w->non_error++];
+		rule->key = xstrdup(scalar(k));
+		rule->action = xstrdup(scalar(v));
+		rule->pos = pos_of(k);
+	}
+	return 0;
+}
+
 static int
 parse_workload(struct loader *ld, const yaml_node_t *key,
 			   const yaml_node_t *node, struct recipe_workload *w)
@@ -958,6 +1032,12 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		w->transactions = n;
 	}
 
+	if ((v = lookup(ld, node, "max_tries")) != NULL &&
+		parse_int(ld, v, "'max_tries'", 1, 1000000, &w->max_tries) < 0)
+		return -1;
+	if ((v = lookup(ld, node, "on_error")) != NULL &&
+		parse_on_error(ld, v, w) < 0)
+		return -1;
 	if ((v = lookup(ld, node, "scripts")) != NULL)
 	{
 		const char *single[] = {"script", "file", "builtin", "weight"};
@@ -1508,6 +1588,12 @@ recipe_free(struct recipe *r)
 			script_free(rs->script);
 		}
 		free(r->workloads[i].scripts);
+		for (int k = 0; k < r->workloads[i].non_error; k++)
+		{
+			free(r->workloads[i].on_error[k].key);
+			free(r->workloads[i].on_error[k].action);
+		}
+		free(r->workloads[i].on_error);
 	}
 	free(r->workloads);
 	free(r->sweep_clients);

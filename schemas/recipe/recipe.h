@@ -59,6 +59,15 @@ struct recipe_script
 	struct recipe_pos pos;
 };
 
+/* on_error: one class of error and what to do with it. */
+struct recipe_rule
+{
+	char *key;    /* serialization, deadlock, recovery_conflict, other,
+				   * a SQLSTATE ("23505") or a class ("23") */
+	char *action; /* retry, continue, abort_client, abort_run */
+	struct recipe_pos pos;
+};
+
 struct recipe_workload
 {
 	char *name;
@@ -72,6 +81,9 @@ struct recipe_workload
 	int clients; /* when not swept */
 	int jobs;
 	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
+	int max_tries;        /* pgbench's --max-tries; 0 = not given */
+	struct recipe_rule *on_error;
+	int non_error;
 	bool swept;
 };
 

@@ -18,7 +18,8 @@
 # "skip-err:" with a reason drops one pgbench regex about its own display.
 # "setup: SQL" runs before the case (what the TAP script did with
 # safe_psql), "check-sql: SQL" after it, and its output must match
-# "check-out: REGEX".
+# "check-out: REGEX".  "env: NAME=VALUE" sets an environment variable of
+# pgcliff for the case (the TAP script's PGOPTIONS).
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -56,6 +57,10 @@ sub parse_cases
 		elsif ($l =~ /^(setup|check-sql|check-out): (.*)$/)
 		{
 			push @{ $c->{$1} }, $2;
+		}
+		elsif ($l =~ /^env: (\w+)=(.*)$/)
+		{
+			$c->{env}{$1} = $2;
 		}
 		elsif ($l =~ /^(pgbench|pgbench-status|status|why|args): ?(.*)$/)
 		{
@@ -156,6 +161,7 @@ for my $file (@files)
 		if ($pid == 0)
 		{
 			open STDERR, '>', "$tmp/stderr" or die;
+			$ENV{$_} = $c->{env}{$_} for keys %{ $c->{env} // {} };
 			exec @cmd or die "exec: $!";
 		}
 		local $/;
