@@ -58,6 +58,11 @@ const struct cmd cmd_run = {
 		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
 		"                          from pgbench_branches, as pgbench)\n"
 		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
+		"  -R, --rate TPS          rate limit of each workload: a Poisson\n"
+		"                          schedule over its clients; latency counts\n"
+		"                          from the scheduled start (pgbench -R)\n"
+		"  -L, --latency-limit MS  count transactions slower than MS as late;\n"
+		"                          with -R, skip slots already that late\n"
 		"      --verbose-errors    print each error of a retried transaction\n"
 		"  -d, --debug             print each query as it is sent\n"
 		"      --max-tries N       tries of a transaction that fails with a\n"
@@ -109,14 +114,16 @@ struct run_opts
 	char **script_args;
 	int *script_weights;
 	int nscript_args;
-	bool per_statement;   /* -r */
-	int max_tries;        /* --max-tries; -1 = the recipe's */
-	bool verbose_errors;  /* --verbose-errors */
-	bool debug;           /* -d */
-	int init_scale;       /* --init-scale: pgbench -i -s N first (-f/-b) */
-	int scale;            /* -s: the :scale of custom scripts */
-	int64_t transactions; /* -t */
-	char **defines;       /* -D NAME=VALUE, pointing into argv */
+	bool per_statement;       /* -r */
+	int max_tries;            /* --max-tries; -1 = the recipe's */
+	bool verbose_errors;      /* --verbose-errors */
+	double rate;              /* -R: tps per workload; 0 = the recipe's */
+	int64_t latency_limit_us; /* -L */
+	bool debug;               /* -d */
+	int init_scale;           /* --init-scale: pgbench -i -s N first (-f/-b) */
+	int scale;                /* -s: the :scale of custom scripts */
+	int64_t transactions;     /* -t */
+	char **defines;           /* -D NAME=VALUE, pointing into argv */
 	int ndefines;
 	int *clients;
 	int nclients;
@@ -277,6 +284,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"scale", required_argument, NULL, 's'},
 		{"max-tries", required_argument, NULL, 12},
 		{"verbose-errors", no_argument, NULL, 13},
+		{"rate", required_argument, NULL, 'R'},
+		{"latency-limit", required_argument, NULL, 'L'},
 		{"debug", no_argument, NULL, 'd'},
 		{"init-scale", required_argument, NULL, 11},
 		{"define", required_argument, NULL, 'D'},
@@ -289,7 +298,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:d",
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
@@ -360,6 +369,23 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 13:
 				o->verbose_errors = true;
 				break;
+			case 'R':
+			case 'L':
+			{
+				double v;
+
+				errno = 0;
+				v = strtod(optarg, &end);
+				if (errno || end == optarg || *end || !(v > 0) || v > 1e9)
+					return cmd_usage_error(
+						&cmd_run, "invalid %s \"%s\"",
+						ch == 'R' ? "rate" : "latency limit", optarg);
+				if (ch == 'R')
+					o->rate = v;
+				else
+					o->latency_limit_us = (int64_t) (v * 1000.0); /* ms */
+			}
+			break;
 			case 'd':
 				o->debug = true;
 				break;
@@ -1321,10 +1347,25 @@ print_summary(const struct run_state *rs, const struct target *t,
 				   total ? 100.0 * (double) res->classes[i].count /
 							   (double) total
 						 : 0.0);
+	if (w->rate > 0 && w->latency_limit_ns > 0)
+		printf("number of transactions skipped: %" PRIu64 " (%.3f%%)\n",
+			   res->skipped,
+			   total + res->skipped ? 100.0 * (double) res->skipped /
+										  (double) (total + res->skipped)
+									: 0.0);
+	if (w->latency_limit_ns > 0)
+		printf("number of transactions above the %.1f ms latency limit: "
+			   "%" PRIu64 "/%" PRIu64 " (%.3f%%)\n",
+			   (double) w->latency_limit_ns / 1e6, res->late, res->txns,
+			   res->txns ? 100.0 * (double) res->late / (double) res->txns
+						 : 0.0);
 	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
 	/* pgbench prints this line only with -P, -R or -L */
-	if (rs->o.progress_s)
+	if (rs->o.progress_s || w->rate > 0 || w->latency_limit_ns > 0)
 		printf("latency stddev = %.3f ms\n", hist_stddev(res->latency) / 1e6);
+	if (w->rate > 0)
+		printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n",
+			   res->lag_avg_ms, res->lag_max_ms);
 	printf("initial connection time = %.3f ms\n", point->conn_ms);
 	if (w->protocol == LOAD_PROTO_PREPARED)
 		printf("statement preparation time = %.3f ms\n", point->prepare_ms);
@@ -1477,6 +1518,10 @@ store_point(struct run_state *rs, const char *variant,
 	sp.scripts = scripts.buf;
 	sp.retried = res->retried;
 	sp.retries = res->retries;
+	sp.skipped = res->skipped;
+	sp.late = res->late;
+	sp.lag_avg_ms = res->lag_avg_ms;
+	sp.lag_max_ms = res->lag_max_ms;
 	sp.series = series;
 	sp.nseries = res->nseconds;
 	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
@@ -1574,6 +1619,10 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 		else
 			wl[i].transactions = rw->transactions;
 		wl[i].policy = &rs->policies[i];
+		wl[i].rate = o->rate > 0 ? o->rate : rw->rate;
+		wl[i].latency_limit_ns = (o->latency_limit_us ? o->latency_limit_us
+													  : rw->latency_limit_us) *
+								 1000;
 		wl[i].defines = rs->defines;
 		wl[i].ndefines = rs->ndefines;
 	}

@@ -77,9 +77,11 @@ struct client
 	int fail_class; /* class index of the first error */
 	int fail_cmd;   /* the command that failed */
 	enum load_action fail_action;
-	char fail_msg[160];   /* its SQLSTATE and message, for an abort */
-	int tries;            /* of the current transaction, >= 1 */
-	bool retry_pending;   /* rolling back to try again */
+	char fail_msg[160]; /* its SQLSTATE and message, for an abort */
+	int tries;          /* of the current transaction, >= 1 */
+	bool retry_pending; /* rolling back to try again */
+	bool throttling;    /* CS_SLEEP until its scheduled start (rate) */
+	int64_t scheduled_ns;
 	struct prng txn_prng; /* the random state at the first try */
 	int64_t txn_start_ns;
 	int64_t ntx;            /* transactions ended (-t) */
@@ -117,6 +119,15 @@ struct thread
 	uint32_t *class_counts; /* NCOUNTERS */
 	uint64_t retried;
 	uint64_t retries;
+	/* rate limit: pgbench's per-thread Poisson schedule */
+	struct prng throttle;
+	double delay_ns;    /* mean gap between this thread's slots */
+	int64_t trigger_ns; /* the last slot handed out */
+	uint64_t skipped;
+	uint64_t late;
+	uint64_t lag_n;
+	double lag_sum_ns;
+	int64_t lag_max_ns;
 	struct load_error_second *errs; /* errors by second and class */
 	int nerrs;
 	int errs_cap;
@@ -437,6 +448,9 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 		uint64_t lat = (uint64_t) (now - c->txn_start_ns);
 
 		t->txns++;
+		if (t->w->latency_limit_ns > 0 &&
+			lat > (uint64_t) t->w->latency_limit_ns)
+			t->late++;
 		hist_record(t->hist, lat);
 		t->ss[c->si].txns++;
 		if (t->w->nscripts > 1)
@@ -647,6 +661,93 @@ time_command(struct thread *t, struct client *c, int next)
 	c->cmd_start_ns = now;
 }
 
+static void
+client_done(struct thread *t, struct client *c)
+{
+	c->state = CS_DONE;
+	t->active--;
+}
+
+static void
+record_lag(struct thread *t, struct client *c, int64_t now)
+{
+	int64_t lag = now - c->scheduled_ns;
+
+	if (now < t->e->window_start_ns || now > t->e->window_end_ns)
+		return;
+	t->lag_n++;
+	t->lag_sum_ns += (double) lag;
+	if (lag > t->lag_max_ns)
+		t->lag_max_ns = lag;
+}
+
+/*
+ * Under a rate: the client's slot in its thread's Poisson schedule
+ * (pgbench's CSTATE_PREPARE_THROTTLE), slots already later than the
+ * latency limit skipped.  True to start now; false when the client sleeps
+ * until its slot, or is done.
+ */
+static bool
+client_throttle(struct thread *t, struct client *c, int64_t now)
+{
+	struct engine *e = t->e;
+	int64_t limit = t->w->latency_limit_ns;
+
+	for (;;)
+	{
+		/* pgbench's getPoissonRand(): mean delay_ns, rounded */
+		double u = 1.0 - prng_double(&t->throttle);
+
+		t->trigger_ns += (int64_t) (-log(u) * t->delay_ns + 0.5);
+		c->scheduled_ns = t->trigger_ns;
+		if (limit <= 0 || t->trigger_ns >= now - limit)
+			break;
+		if (now >= e->window_start_ns && now <= e->window_end_ns)
+			t->skipped++;
+		c->ntx++;
+		if (now >= e->window_end_ns ||
+			(e->txmode && c->ntx >= t->w->transactions))
+		{
+			client_done(t, c);
+			return false;
+		}
+	}
+	if (c->scheduled_ns > e->window_end_ns)
+	{
+		client_done(t, c);
+		return false;
+	}
+	c->txn_start_ns = c->scheduled_ns; /* latency from the schedule */
+	if (c->scheduled_ns > now)
+	{
+		c->throttling = true;
+		c->sleep_until_ns = c->scheduled_ns;
+		c->state = CS_SLEEP;
+		t->nsleeping++;
+		return false;
+	}
+	record_lag(t, c, now);
+	return true;
+}
+
+/*
+ * Begin a transaction: a script by weight, the random state saved for
+ * retries, and under a rate its scheduled start.  False when the client
+ * waits for its slot, or is done.
+ */
+static bool
+client_start_txn(struct thread *t, struct client *c, int64_t now)
+{
+	c->si = choose_script(t);
+	c->cmd = 0;
+	c->txn_failed = false;
+	c->fail_class = -1;
+	c->txn_start_ns = now;
+	c->tries = 1;
+	c->txn_prng = c->vars.prng;
+	return t->w->rate > 0 ? client_throttle(t, c, now) : true;
+}
+
 /* Start the next transaction, or finish: false when the client is done. */
 static bool
 client_next_txn(struct thread *t, struct client *c)
@@ -659,18 +760,10 @@ client_next_txn(struct thread *t, struct client *c)
 		(t->e->txmode && c->ntx >= t->w->transactions) ||
 		atomic_load_explicit(&t->e->stop, memory_order_relaxed))
 	{
-		c->state = CS_DONE;
-		t->active--;
+		client_done(t, c);
 		return false;
 	}
-	c->si = choose_script(t);
-	c->cmd = 0;
-	c->txn_failed = false;
-	c->fail_class = -1;
-	c->txn_start_ns = now;
-	c->tries = 1;
-	c->txn_prng = c->vars.prng;
-	return true;
+	return client_start_txn(t, c, now);
 }
 
 /*
@@ -1194,7 +1287,20 @@ wake_sleepers(struct thread *t, int64_t now)
 		{
 			t->nsleeping--;
 			c->state = CS_WAIT;
-			c->cmd++;
+			if (c->throttling)
+			{
+				/* its scheduled start has come: begin the transaction */
+				c->throttling = false;
+				if (now >= t->e->window_end_ns ||
+					atomic_load_explicit(&t->e->stop, memory_order_relaxed))
+				{
+					client_done(t, c);
+					continue;
+				}
+				record_lag(t, c, now);
+			}
+			else
+				c->cmd++;
 			client_advance(t, c);
 		}
 	}
@@ -1521,18 +1627,14 @@ thread_run(struct thread *t)
 	int64_t now = clock_now_ns();
 
 	t->active = t->nclients;
+	t->trigger_ns =
+		e->window_start_ns; /* the schedule starts with the window */
 	for (int i = 0; i < t->nclients; i++)
 	{
 		struct client *c = &t->clients[i];
 
-		c->si = choose_script(t);
-		c->cmd = 0;
-		c->txn_failed = false;
-		c->fail_class = -1;
-		c->txn_start_ns = now;
-		c->tries = 1;
-		c->txn_prng = c->vars.prng;
-		client_advance(t, c);
+		if (client_start_txn(t, c, now))
+			client_advance(t, c);
 	}
 	while (t->active > 0)
 	{
@@ -1622,7 +1724,8 @@ thread_main(void *arg)
 static void
 thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 			 int wi, int first_client, int nclients, const uint64_t *seeds,
-			 int64_t default_seed, uint64_t choose_seed)
+			 int64_t default_seed, uint64_t choose_seed,
+			 uint64_t throttle_seed)
 {
 	/* the last script knows every variable of the workload */
 	const struct script *s = w->scripts[w->nscripts - 1];
@@ -1652,6 +1755,12 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 		}
 	}
 	prng_seed(&t->choose, choose_seed);
+	prng_seed(&t->throttle, throttle_seed);
+	/* the workload's rate, split evenly over its threads, as pgbench */
+	if (w->rate > 0)
+		t->delay_ns = 1e9 *
+					  (double) (w->jobs < w->clients ? w->jobs : w->clients) /
+					  w->rate;
 
 	t->e = e;
 	t->w = w;
@@ -1812,6 +1921,8 @@ merge_results(struct engine *e, struct load_result *out)
 	{
 		struct load_workload_result *r = &out->w[wi];
 		uint64_t *classes = xcalloc(NCOUNTERS, sizeof(uint64_t));
+		uint64_t lag_n = 0;
+		double lag_sum = 0;
 
 		r->latency = xmalloc(sizeof(struct hist));
 		hist_reset(r->latency);
@@ -1842,6 +1953,12 @@ merge_results(struct engine *e, struct load_result *out)
 				classes[k] += t->class_counts[k];
 			r->retried += t->retried;
 			r->retries += t->retries;
+			r->skipped += t->skipped;
+			r->late += t->late;
+			lag_n += t->lag_n;
+			lag_sum += t->lag_sum_ns;
+			if ((double) t->lag_max_ns / 1e6 > r->lag_max_ms)
+				r->lag_max_ms = (double) t->lag_max_ns / 1e6;
 			merge_errors(r, t);
 			merge_scripts(r, t);
 			if (t->aborted && r->aborted_clients == 0)
@@ -1849,6 +1966,7 @@ merge_results(struct engine *e, struct load_result *out)
 						 t->first_error);
 			r->aborted_clients += t->aborted;
 		}
+		r->lag_avg_ms = lag_n ? lag_sum / (double) lag_n / 1e6 : 0;
 		for (size_t k = 0; k < NCOUNTERS; k++)
 		{
 			if (classes[k] == 0)
@@ -2024,11 +2142,11 @@ load_run(const struct load_point *p, struct load_result *out,
 			int n = w->clients / jobs + (j < w->clients % jobs);
 			/* pgbench's per-thread choose, throttle and sample streams */
 			uint64_t choose = prng_next(&base);
+			uint64_t throttle = prng_next(&base);
 
-			(void) prng_next(&base);
-			(void) prng_next(&base);
+			(void) prng_next(&base); /* sampling: no logs here */
 			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n, seeds,
-						 default_seed, choose);
+						 default_seed, choose, throttle);
 			client_base += n;
 		}
 		client_base = 0;

@@ -99,6 +99,18 @@ struct load_workload
 	 * or none has.
 	 */
 	int64_t transactions;
+	/*
+	 * pgbench's --rate: transactions per second over all clients of the
+	 * workload, on a Poisson schedule (one per thread, as pgbench); latency
+	 * then counts from each transaction's scheduled start.  0 = as fast as
+	 * the clients go.
+	 */
+	double rate;
+	/*
+	 * pgbench's --latency-limit: transactions slower than this are "late";
+	 * under a rate, a slot already that late is skipped, not run.  0: none.
+	 */
+	int64_t latency_limit_ns;
 	/* NULL: every failure continues (roll back, go on), max_tries 1 */
 	const struct load_policy *policy;
 	/* variables given from outside the script (-D, variables:) */
@@ -195,6 +207,10 @@ struct load_workload_result
 	uint64_t failures; /* failed transactions inside the window */
 	uint64_t retried;  /* transactions that needed more than one try */
 	uint64_t retries;  /* the extra tries, all together */
+	uint64_t skipped;  /* rate + latency limit: slots too late to run */
+	uint64_t late;     /* above the latency limit */
+	double lag_avg_ms; /* rate: start behind the schedule */
+	double lag_max_ms;
 	struct load_error_second *errors; /* by second, then class */
 	int nerrors;
 	struct load_failure_class *classes;

@@ -38,9 +38,9 @@ static const char *const top_keys[] = {
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
-	"target",    "protocol", "script",  "file", "builtin",
-	"weight",    "scripts",  "clients", "jobs", "transactions",
-	"max_tries", "on_error", NULL};
+	"target",    "protocol", "script",  "file",          "builtin",
+	"weight",    "scripts",  "clients", "jobs",          "transactions",
+	"max_tries", "on_error", "rate",    "latency_limit", NULL};
 static const char *const script_keys[] = {"script", "file", "builtin",
 										  "weight", NULL};
 static const char *const init_keys[] = {"pgbench", "sql", NULL};
@@ -1032,6 +1032,27 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		w->transactions = n;
 	}
 
+	if ((v = lookup(ld, node, "rate")) != NULL)
+	{
+		char *end;
+
+		if (expect_scalar(ld, v, "'rate'") < 0)
+			return -1;
+		errno = 0;
+		w->rate = strtod(scalar(v), &end);
+		if (errno || end == scalar(v) || *end || !(w->rate > 0) ||
+			w->rate > 1e9)
+		{
+			fail(ld, v, "invalid 'rate' \"%s\" %s", scalar(v), ctx);
+			error_hint(ld->err, "transactions per second over the workload's "
+								"clients, as pgbench --rate: 500, 2.5");
+			return -1;
+		}
+	}
+	if ((v = lookup(ld, node, "latency_limit")) != NULL &&
+		parse_duration(ld, v, "latency_limit", false, &w->latency_limit_us) <
+			0)
+		return -1;
 	if ((v = lookup(ld, node, "max_tries")) != NULL &&
 		parse_int(ld, v, "'max_tries'", 1, 1000000, &w->max_tries) < 0)
 		return -1;

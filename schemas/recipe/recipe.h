@@ -80,8 +80,10 @@ struct recipe_workload
 	int nscripts;
 	int clients; /* when not swept */
 	int jobs;
-	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
-	int max_tries;        /* pgbench's --max-tries; 0 = not given */
+	int64_t transactions;     /* per client, as pgbench -t; 0 = duration */
+	int max_tries;            /* pgbench's --max-tries; 0 = not given */
+	double rate;              /* pgbench's --rate, tps over the workload; 0 */
+	int64_t latency_limit_us; /* pgbench's --latency-limit; 0 = none */
 	struct recipe_rule *on_error;
 	int non_error;
 	bool swept;

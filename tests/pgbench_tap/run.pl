@@ -19,7 +19,9 @@
 # "setup: SQL" runs before the case (what the TAP script did with
 # safe_psql), "check-sql: SQL" after it, and its output must match
 # "check-out: REGEX".  "env: NAME=VALUE" sets an environment variable of
-# pgcliff for the case (the TAP script's PGOPTIONS).
+# pgcliff for the case (the TAP script's PGOPTIONS); "init: ARGS" runs
+# `pgcliff init ARGS` first (the TAP script's pgbench -i); "script: -"
+# means the case has no script file (builtins only).
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -54,7 +56,7 @@ sub parse_cases
 		{
 			$c = { name => $1, out => [], err => [], skip => [] };
 		}
-		elsif ($l =~ /^(setup|check-sql|check-out): (.*)$/)
+		elsif ($l =~ /^(setup|check-sql|check-out|init): (.*)$/)
 		{
 			push @{ $c->{$1} }, $2;
 		}
@@ -148,13 +150,34 @@ for my $file (@files)
 	for my $c (parse_cases($file))
 	{
 		$ncases++;
-		my $script = "$tmp/$c->{file}";
-		open my $sf, '>', $script or die;
-		print $sf $c->{script};
-		close $sf;
+		# "script: -": the case runs builtins only (-S, -b), no file
+		my @file;
+		if ($c->{file} ne '-')
+		{
+			my $script = "$tmp/$c->{file}";
+			open my $sf, '>', $script or die;
+			print $sf $c->{script};
+			close $sf;
+			@file = ('-f', $script);
+		}
 		psql($_) for @{ $c->{setup} // [] };
+		for my $init (@{ $c->{init} // [] })
+		{
+			my $pid = fork;
+			die "fork: $!" unless defined $pid;
+			if ($pid == 0)
+			{
+				open STDOUT, '>', '/dev/null';
+				open STDERR, '>', '/dev/null';
+				exec $pgcliff, 'init', split(' ', $init),
+				  "host=$sockdir user=$user dbname=postgres";
+				die "exec: $!";
+			}
+			waitpid $pid, 0;
+			die "pgcliff init $init failed\n" if $?;
+		}
 		my @args = defined $c->{args} ? split(' ', $c->{args}) : map_args($c->{pgbench});
-		my @cmd = ($pgcliff, 'run', '-f', $script, @args,
+		my @cmd = ($pgcliff, 'run', @file, @args,
 			'--target', $target, '--db', "$tmp/store.db");
 		my $pid = open my $fh_out, '-|';
 		die "fork: $!" unless defined $pid;
