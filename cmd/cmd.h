@@ -28,6 +28,7 @@ struct cmd
 	const char *name;    /* "run", "recipe check" */
 	const char *summary; /* one line for `pgcliff help` */
 	const char *usage;   /* full --help text */
+	const char *usage2;  /* its continuation, or NULL (C11 caps a literal) */
 	int (*fn)(int argc, char **argv);
 };
 

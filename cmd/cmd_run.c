@@ -50,25 +50,6 @@ const struct cmd cmd_run = {
 		"  -j, --jobs N            threads per workload (default: the recipe's)\n"
 		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
 		"  -t, --transactions N    N transactions per client instead (pgbench -t)\n"
-		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
-		"  -b, --builtin NAME[@W]  or a builtin: tpcb-like, simple-update,\n"
-		"                          select-only (-S, -N: the last two); several\n"
-		"                          -f/-b share the transactions by weight W\n"
-		"      --init-scale N      with -f/-b: pgbench -i -s N first\n"
-		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
-		"                          from pgbench_branches, as pgbench)\n"
-		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
-		"  -R, --rate TPS          rate limit of each workload: a Poisson\n"
-		"                          schedule over its clients; latency counts\n"
-		"                          from the scheduled start (pgbench -R)\n"
-		"  -L, --latency-limit MS  count transactions slower than MS as late;\n"
-		"                          with -R, skip slots already that late\n"
-		"      --verbose-errors    print each error of a retried transaction\n"
-		"  -d, --debug             print each query as it is sent\n"
-		"      --max-tries N       tries of a transaction that fails with a\n"
-		"                          serialization failure or deadlock (pgbench;\n"
-		"                          0: as long as the window lasts); a recipe's\n"
-		"                          on_error: sets other classes\n"
 		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
 		"      --warmup DUR        unmeasured time before each window\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
@@ -103,6 +84,31 @@ const struct cmd cmd_run = {
 		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
 		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
 		"(the finished points are stored).\n",
+	.usage2 =
+		"\n"
+		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):\n"
+		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
+		"  -b, --builtin NAME[@W]  or a builtin: tpcb-like, simple-update,\n"
+		"                          select-only (-S, -N: the last two); several\n"
+		"                          -f/-b share the transactions by weight W\n"
+		"      --init-scale N      with -f/-b: pgbench -i -s N first\n"
+		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
+		"                          from pgbench_branches, as pgbench)\n"
+		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
+		"  -R, --rate TPS          rate limit of each workload: a Poisson\n"
+		"                          schedule over its clients; latency counts\n"
+		"                          from the scheduled start (pgbench -R)\n"
+		"  -L, --latency-limit MS  count transactions slower than MS as late;\n"
+		"                          with -R, skip slots already that late\n"
+		"      --verbose-errors    print each error of a retried transaction\n"
+		"  -d, --debug             print each query as it is sent\n"
+		"      --max-tries N       tries of a transaction that fails with a\n"
+		"                          serialization failure or deadlock (pgbench;\n"
+		"                          0: as long as the window lasts); a recipe's\n"
+		"                          on_error: sets other classes\n"
+		"      --format pgbench    print what pgbench 15 prints for the same\n"
+		"                          options, and nothing else (one point, one\n"
+		"                          workload); pgcliff's own lines go to stderr\n",
 	.fn = run_fn,
 };
 
@@ -145,6 +151,7 @@ struct run_opts
 	uint64_t seed;
 	bool keep_logs;
 	bool quiet;
+	bool format_pgbench; /* --format pgbench: pgbench 15's stdout, exactly */
 };
 
 /* One variant's server: managed (a cluster) or external. */
@@ -265,6 +272,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"protocol", required_argument, NULL, 'M'},
 		{"progress", required_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"format", required_argument, NULL, 14},
 		{"warmup", required_argument, NULL, 1},
 		{"repeat", required_argument, NULL, 2},
 		{"db", required_argument, NULL, 3},
@@ -368,6 +376,14 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 13:
 				o->verbose_errors = true;
+				break;
+			case 14:
+				if (strcmp(optarg, "pgbench") == 0)
+					o->format_pgbench = true;
+				else if (strcmp(optarg, "pgcliff") != 0)
+					return cmd_usage_error(
+						&cmd_run, "invalid format \"%s\" (pgcliff or pgbench)",
+						optarg);
 				break;
 			case 'R':
 			case 'L':
@@ -1155,15 +1171,20 @@ prepare_targets(struct run_state *rs, struct pgc_error *err)
 		if (server_provenance(t, err) < 0 ||
 			store_variant_add(rs->store, rs->run_id, &t->sv, err) < 0)
 			return -1;
+		if (rs->o.format_pgbench)
+			/* pgbench's printVersion(), client and server alike */
+			printf("pgbench (%s)\n",
+				   t->server_version ? t->server_version : "?");
 		if (!rs->o.quiet)
-			printf("pgcliff %s: run %" PRId64
-				   " of recipe %s%s%s on PostgreSQL "
-				   "%s (%s)\n",
-				   PGCLIFF_VERSION, rs->run_id, rs->recipe->name,
-				   rs->nvars > 1 ? ", variant " : "",
-				   rs->nvars > 1 ? t->v->name : "",
-				   t->server_version ? t->server_version : "?",
-				   t->cluster ? "managed" : "external");
+			fprintf(rs->o.format_pgbench ? stderr : stdout,
+					"pgcliff %s: run %" PRId64
+					" of recipe %s%s%s on PostgreSQL "
+					"%s (%s)\n",
+					PGCLIFF_VERSION, rs->run_id, rs->recipe->name,
+					rs->nvars > 1 ? ", variant " : "",
+					rs->nvars > 1 ? t->v->name : "",
+					t->server_version ? t->server_version : "?",
+					t->cluster ? "managed" : "external");
 		if (rs->recipe->has_init && run_init(rs, t, err) < 0)
 			return -1;
 		if (run_sql_list(t, rs->recipe->setup, rs->recipe->nsetup, "setup",
@@ -1314,8 +1335,10 @@ print_summary(const struct run_state *rs, const struct target *t,
 		   recipe_protocol_name((enum recipe_protocol) w->protocol));
 	printf("number of clients: %d\n", w->clients);
 	printf("number of threads: %d\n", res->jobs);
-	printf("maximum number of tries: %d\n",
-		   w->policy->max_tries == INT32_MAX ? 0 : w->policy->max_tries);
+	/* pgbench leaves the line out for an unlimited number */
+	if (!(rs->o.format_pgbench && w->policy->max_tries == INT32_MAX))
+		printf("maximum number of tries: %d\n",
+			   w->policy->max_tries == INT32_MAX ? 0 : w->policy->max_tries);
 	if (w->transactions > 0)
 	{
 		printf("number of transactions per client: %" PRId64 "\n",
@@ -1323,6 +1346,12 @@ print_summary(const struct run_state *rs, const struct target *t,
 		printf("number of transactions actually processed: %" PRIu64
 			   "/%" PRId64 "\n",
 			   res->txns, w->transactions * w->clients);
+	}
+	else if (secs == (double) (int64_t) secs)
+	{
+		printf("duration: %" PRId64 " s\n", (int64_t) secs);
+		printf("number of transactions actually processed: %" PRIu64 "\n",
+			   res->txns);
 	}
 	else
 	{
@@ -1359,7 +1388,16 @@ print_summary(const struct run_state *rs, const struct target *t,
 			   (double) w->latency_limit_ns / 1e6, res->late, res->txns,
 			   res->txns ? 100.0 * (double) res->late / (double) res->txns
 						 : 0.0);
-	printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
+	if (rs->o.format_pgbench && !rs->o.progress_s && w->rate <= 0 &&
+		w->latency_limit_ns <= 0)
+		/* pgbench measures nothing then: it divides the run's time */
+		printf("latency average = %.3f ms%s\n",
+			   total + res->skipped
+				   ? secs * 1e3 * w->clients / (double) (total + res->skipped)
+				   : 0.0,
+			   res->failures ? " (including failures)" : "");
+	else
+		printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
 	/* pgbench prints this line only with -P, -R or -L */
 	if (rs->o.progress_s || w->rate > 0 || w->latency_limit_ns > 0)
 		printf("latency stddev = %.3f ms\n", hist_stddev(res->latency) / 1e6);
@@ -1367,12 +1405,12 @@ print_summary(const struct run_state *rs, const struct target *t,
 		printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n",
 			   res->lag_avg_ms, res->lag_max_ms);
 	printf("initial connection time = %.3f ms\n", point->conn_ms);
-	if (w->protocol == LOAD_PROTO_PREPARED)
+	if (w->protocol == LOAD_PROTO_PREPARED && !rs->o.format_pgbench)
 		printf("statement preparation time = %.3f ms\n", point->prepare_ms);
 	printf("tps = %f (without initial connection time)\n",
 		   (double) res->txns / secs);
 	print_scripts(rs, w, res, secs);
-	if (res->aborted_clients)
+	if (res->aborted_clients && !rs->o.format_pgbench)
 		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
 			   res->first_error);
 }
@@ -1687,7 +1725,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.debug = on_debug;
 		lp.verbose_errors = o->verbose_errors;
 		lp.debug_sends = o->debug;
-		if (!o->quiet)
+		if (!o->quiet && !o->format_pgbench)
 		{
 			printf("%spoint %d of %d: %s%s%sclients %d, repeat %d of %d\n",
 				   order ? "\n" : "", order + 1, rs->nplan,
@@ -2020,6 +2058,15 @@ run_fn(int argc, char **argv)
 	repeat = rs.o.repeat ? rs.o.repeat : rs.recipe->repeat;
 	rs.nplan = recipe_plan(rs.nvars, nsweep ? nsweep : 1, repeat, rs.o.seed,
 						   &rs.plan);
+	if (rs.o.format_pgbench && (rs.nplan != 1 || rs.recipe->nworkloads != 1))
+	{
+		error_set(&err, PGC_ERR_USAGE,
+				  "--format pgbench prints one point of one workload; this "
+				  "run has %d point%s and %d workload%s",
+				  rs.nplan, rs.nplan == 1 ? "" : "s", rs.recipe->nworkloads,
+				  rs.recipe->nworkloads == 1 ? "" : "s");
+		goto out;
+	}
 	raise_nofile();
 	cmd_install_signals();
 
@@ -2085,7 +2132,7 @@ out:
 		cluster_destroy(t->cluster, keep);
 		t->cluster = NULL;
 	}
-	if (rs.nrows > 0)
+	if (rs.nrows > 0 && !rs.o.format_pgbench)
 	{
 		struct strbuf table = STRBUF_INIT;
 
@@ -2109,9 +2156,10 @@ out:
 			if (err.kind == PGC_ERR_NONE)
 				err = ferr;
 		}
-		printf("run %" PRId64 " stored in %s (status %s, %d point%s)\n",
-			   rs.run_id, rs.db_path, status, rs.points_done,
-			   rs.points_done == 1 ? "" : "s");
+		fprintf(rs.o.format_pgbench ? stderr : stdout,
+				"run %" PRId64 " stored in %s (status %s, %d point%s)\n",
+				rs.run_id, rs.db_path, status, rs.points_done,
+				rs.points_done == 1 ? "" : "s");
 	}
 	fflush(stdout);
 	if (err.kind != PGC_ERR_NONE)

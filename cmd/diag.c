@@ -176,6 +176,8 @@ cmd_wants_help(const struct cmd *c, int argc, char **argv)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
 		{
 			fputs(c->usage, stdout);
+			if (c->usage2)
+				fputs(c->usage2, stdout);
 			return 1;
 		}
 	}

@@ -99,6 +99,8 @@ help_fn(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	fputs(c->usage, stdout);
+	if (c->usage2)
+		fputs(c->usage2, stdout);
 	return EXIT_OK;
 }
 

@@ -117,6 +117,31 @@ share=$(sql "SELECT round(100.0 * json_extract(scripts, '\$[0].transactions') /
 [ "${share%.*}" -ge 68 ] && [ "${share%.*}" -le 82 ] || fail "script 1 share $share%, want about 75%"
 check_eq "statements stored" "$(sql "SELECT json_array_length(scripts, '\$[0].statements') FROM point WHERE run_id = (SELECT max(id) FROM run)")" 9
 
+# --format pgbench: the same lines as pgbench 15 itself for the same
+# options on the same server, numbers aside
+printf '\\set aid random(1, 100000 * :scale)\nSELECT abalance + :delta FROM pgbench_accounts WHERE aid = :aid;\n' >"$TMP/custom.sql"
+mask() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s#/[^ ]*/custom.sql#SCRIPT#'; }
+n=0
+while IFS= read -r args; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$bindir/pgbench" -n $args -h "$sockdir" -U "$user" b 2>/dev/null | mask >"$TMP/pgbench.$n"
+	# shellcheck disable=SC2086
+	"$PGCLIFF" run $args --format pgbench --target "primary=$conn dbname=b" 2>/dev/null | mask >"$TMP/pgcliff.$n"
+	if diff -u "$TMP/pgbench.$n" "$TMP/pgcliff.$n" >"$TMP/diff.$n" && [ -s "$TMP/pgbench.$n" ]; then
+		echo "ok: --format pgbench = pgbench $args"
+	else
+		fail "--format pgbench differs from pgbench $args:"; head -20 "$TMP/diff.$n"
+	fi
+done <<EOF2
+-S -T 2 -c 2
+-b simple-update -t 50 -r -c 2 -M prepared
+-S -R 300 -L 50 -T 2 -c 2 -j 2
+-b tpcb-like@3 -b select-only@1 -T 2 -c 4 -j 2 -r --max-tries 3
+-f $TMP/custom.sql -D delta=5 -t 20 -M extended
+-f $TMP/custom.sql@2 -b select-only@1 -P 1 -T 2 --random-seed 42 -D delta=1
+EOF2
+
 # a builtin on tables that are not there: pgbench's hint, before any point
 psql_ -d postgres -c "CREATE DATABASE empty" >/dev/null
 "$PGCLIFF" run -b select-only -T 1s --target "primary=$conn dbname=empty" >/dev/null 2>"$TMP/err3"
