@@ -22,7 +22,9 @@ const struct cmd cmd_show = {
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
-		"percentiles, and with --series the per-second transaction counts.\n",
+		"percentiles (and, where there are, its retries, rate-limit figures,\n"
+		"scripts and statement latencies), and with --series the per-second\n"
+		"transaction counts.\n",
 	.fn = show_fn,
 };
 
@@ -45,6 +47,66 @@ print_points(const struct store_point_row *p, int n)
 			   strcmp(p[i].failures_by_class, "{}") ? "  failures " : "",
 			   strcmp(p[i].failures_by_class, "{}") ? p[i].failures_by_class
 													: "");
+}
+
+/*
+ * Below the table, for the points that have them: scale, retries, rate
+ * limit figures, several scripts, and -r's statement latencies.
+ */
+static int
+print_details(struct store *st, const struct store_point_row *p, int n,
+			  struct pgc_error *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		struct store_script_row *sc = NULL;
+		int nsc = 0;
+		bool statements = false;
+
+		if (store_get_scripts(st, p[i].id, &sc, &nsc, err) < 0)
+		{
+			store_scripts_free(sc, nsc);
+			return -1;
+		}
+		for (int k = 0; k < nsc; k++)
+			statements |= sc[k].nstatements > 0;
+		if (p[i].retried || p[i].skipped || p[i].late || p[i].lag_max_ms > 0 ||
+			nsc > 1 || statements)
+		{
+			printf("\npoint %d (%s, %d clients, repeat %d): scale %d",
+				   p[i].order_idx, p[i].workload, p[i].clients,
+				   p[i].repeat_idx + 1, p[i].scale);
+			if (p[i].retried)
+				printf(", %" PRIu64 " retried (%" PRIu64 " retries)",
+					   p[i].retried, p[i].retries);
+			if (p[i].skipped || p[i].late)
+				printf(", %" PRIu64 " skipped, %" PRIu64 " late", p[i].skipped,
+					   p[i].late);
+			if (p[i].lag_max_ms > 0)
+				printf(", schedule lag avg %.3f (max %.3f) ms",
+					   p[i].lag_avg_ms, p[i].lag_max_ms);
+			putchar('\n');
+			for (int k = 0; k < nsc; k++)
+			{
+				if (nsc > 1)
+					printf("  script %d: %s, weight %d: %" PRIu64
+						   " transactions, %" PRIu64 " failed, %" PRIu64
+						   " retried, latency avg %.3f ms\n",
+						   k + 1, sc[k].name, sc[k].weight, sc[k].transactions,
+						   sc[k].failures, sc[k].retried, sc[k].lat_avg_ms);
+				for (int c = 0; c < sc[k].nstatements; c++)
+					printf("    %11.3f ms %8" PRIu64 " failed %8" PRIu64
+						   " retried  line %d: %s\n",
+						   sc[k].statements[c].lat_avg_ms,
+						   sc[k].statements[c].failures,
+						   sc[k].statements[c].retries,
+						   sc[k].statements[c].line,
+						   sc[k].statements[c].command);
+			}
+		}
+		store_scripts_free(sc, nsc);
+	}
+	return 0;
 }
 
 static int
@@ -150,7 +212,9 @@ show_fn(int argc, char **argv)
 	else
 	{
 		print_points(points, np);
-		if (series)
+		if (print_details(st, points, np, &err) < 0)
+			rc = cmd_exit_code(&err);
+		if (series && rc == EXIT_OK)
 			for (int i = 0; i < np; i++)
 			{
 				struct store_series_row *s = NULL;

@@ -738,7 +738,9 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.order_idx, p.protocol, p.duration_s, p.transactions, p.failures,"     \
 	" p.failures_by_class, p.aborted_clients, p.tps, p.conn_ms,"              \
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
-	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, p.histogram"
+	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, p.histogram,"      \
+	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
+	" p.lag_max_ms"
 
 static int
 read_points(struct store *st, sqlite3_stmt *s, struct store_point_row **rows,
@@ -776,6 +778,13 @@ read_points(struct store *st, sqlite3_stmt *s, struct store_point_row **rows,
 		p->prepare_ms = sqlite3_column_double(s, 21);
 		p->run_id = sqlite3_column_int64(s, 22);
 		p->histogram = col_text(s, 23);
+		p->scale = sqlite3_column_int(s, 24);
+		p->retried = (uint64_t) sqlite3_column_int64(s, 25);
+		p->retries = (uint64_t) sqlite3_column_int64(s, 26);
+		p->skipped = (uint64_t) sqlite3_column_int64(s, 27);
+		p->late = (uint64_t) sqlite3_column_int64(s, 28);
+		p->lag_avg_ms = sqlite3_column_double(s, 29);
+		p->lag_max_ms = sqlite3_column_double(s, 30);
 	}
 	sqlite3_finalize(s);
 	*nrows = n;
@@ -841,6 +850,94 @@ store_points_free(struct store_point_row *rows, int n)
 		free(rows[i].protocol);
 		free(rows[i].failures_by_class);
 		free(rows[i].histogram);
+	}
+	free(rows);
+}
+
+int
+store_get_scripts(struct store *st, int64_t point_id,
+				  struct store_script_row **rows, int *nrows,
+				  struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL, *t = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"SELECT j.key, json_extract(j.value, '$.name'),"
+			" json_extract(j.value, '$.weight'),"
+			" json_extract(j.value, '$.transactions'),"
+			" json_extract(j.value, '$.failures'),"
+			" json_extract(j.value, '$.retried'),"
+			" json_extract(j.value, '$.latency_avg_ms')"
+			" FROM point p, json_each(p.scripts) j WHERE p.id = ?"
+			" ORDER BY j.key",
+			-1, &s, NULL) != SQLITE_OK ||
+		sqlite3_prepare_v2(
+			st->db,
+			"SELECT json_extract(j.value, '$.line'),"
+			" json_extract(j.value, '$.command'),"
+			" json_extract(j.value, '$.latency_avg_ms'),"
+			" json_extract(j.value, '$.failures'),"
+			" json_extract(j.value, '$.retries')"
+			" FROM point p, json_each(p.scripts, '$[' || ? || '].statements') j"
+			" WHERE p.id = ? ORDER BY j.key",
+			-1, &t, NULL) != SQLITE_OK)
+	{
+		sqlite3_finalize(s);
+		return db_fail(st, err, "could not read the scripts of a point");
+	}
+	sqlite3_bind_int64(s, 1, point_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		struct store_script_row *r;
+
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		r = &(*rows)[n++];
+		memset(r, 0, sizeof(*r));
+		r->name = col_text(s, 1);
+		r->weight = sqlite3_column_int(s, 2);
+		r->transactions = (uint64_t) sqlite3_column_int64(s, 3);
+		r->failures = (uint64_t) sqlite3_column_int64(s, 4);
+		r->retried = (uint64_t) sqlite3_column_int64(s, 5);
+		r->lat_avg_ms = sqlite3_column_double(s, 6);
+		sqlite3_reset(t);
+		sqlite3_bind_int(t, 1, sqlite3_column_int(s, 0));
+		sqlite3_bind_int64(t, 2, point_id);
+		while (sqlite3_step(t) == SQLITE_ROW)
+		{
+			struct store_statement_row *st_row;
+
+			r->statements =
+				xrealloc(r->statements, (size_t) (r->nstatements + 1) *
+											sizeof(*r->statements));
+			st_row = &r->statements[r->nstatements++];
+			st_row->line = sqlite3_column_int(t, 0);
+			st_row->command = col_text(t, 1);
+			st_row->lat_avg_ms = sqlite3_column_double(t, 2);
+			st_row->failures = (uint64_t) sqlite3_column_int64(t, 3);
+			st_row->retries = (uint64_t) sqlite3_column_int64(t, 4);
+		}
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(t);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read the scripts of a point");
+	return 0;
+}
+
+void
+store_scripts_free(struct store_script_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free(rows[i].name);
+		for (int k = 0; k < rows[i].nstatements; k++)
+			free(rows[i].statements[k].command);
+		free(rows[i].statements);
 	}
 	free(rows);
 }

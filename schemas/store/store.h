@@ -185,6 +185,35 @@ struct store_point_row
 	double lat_max_ms;
 	int64_t run_id;
 	char *histogram; /* hist_encode() text */
+	int scale;       /* 0: not stored (older runs) */
+	uint64_t retried;
+	uint64_t retries;
+	uint64_t skipped;
+	uint64_t late;
+	double lag_avg_ms;
+	double lag_max_ms;
+};
+
+/* One script of a point (from its stored JSON), with -r's statements. */
+struct store_statement_row
+{
+	int line;
+	char *command;
+	double lat_avg_ms;
+	uint64_t failures;
+	uint64_t retries;
+};
+
+struct store_script_row
+{
+	char *name;
+	int weight;
+	uint64_t transactions;
+	uint64_t failures;
+	uint64_t retried;
+	double lat_avg_ms;
+	struct store_statement_row *statements;
+	int nstatements;
 };
 
 /*
@@ -216,6 +245,12 @@ int store_get_points(struct store *st, int64_t run_id,
 					 struct store_point_row **rows, int *nrows,
 					 struct pgc_error *err);
 void store_points_free(struct store_point_row *rows, int n);
+
+/* The scripts of a point, in order; none for points stored before v4. */
+int store_get_scripts(struct store *st, int64_t point_id,
+					  struct store_script_row **rows, int *nrows,
+					  struct pgc_error *err);
+void store_scripts_free(struct store_script_row *rows, int n);
 
 /*
  * Which stored points a comparison takes: those of run RUN_ID (0: any),

@@ -15,6 +15,7 @@ bindir=$(pg_config --bindir 2>/dev/null)
 coproc HELPER { exec "$helper"; }
 read -r sockdir user spid <&"${HELPER[0]}" || fail "cluster_helper did not start"
 conn="host=$sockdir user=$user"
+last_run_id() { sql "SELECT max(id) FROM run"; }
 psql_() { psql -X -A -t -v ON_ERROR_STOP=1 -h "$sockdir" -U "$user" "$@"; }
 psql_ -d postgres -c "CREATE DATABASE a" -c "CREATE DATABASE b" >/dev/null
 
@@ -115,6 +116,9 @@ share=$(sql "SELECT round(100.0 * json_extract(scripts, '\$[0].transactions') /
   (json_extract(scripts, '\$[0].transactions') + json_extract(scripts, '\$[1].transactions')))
   FROM point WHERE run_id = (SELECT max(id) FROM run)")
 [ "${share%.*}" -ge 68 ] && [ "${share%.*}" -le 82 ] || fail "script 1 share $share%, want about 75%"
+"$PGCLIFF" show "$(last_run_id)" >"$TMP/show" 2>&1
+grep -q "^  script 2: <builtin: select only>, weight 1: " "$TMP/show" || fail "show: script line"
+grep -qE "^ +[0-9.]+ ms +0 failed +0 retried  line 6: UPDATE pgbench_accounts" "$TMP/show" || fail "show: statement line"
 check_eq "statements stored" "$(sql "SELECT json_array_length(scripts, '\$[0].statements') FROM point WHERE run_id = (SELECT max(id) FROM run)")" 9
 
 # --format pgbench: the same lines as pgbench 15 itself for the same

@@ -145,8 +145,11 @@ sub expected_status
 	return [75];
 }
 
+my @per_file;
 for my $file (@files)
 {
+	my ($before, $failed_before) = ($ncases, $nfailed);
+
 	for my $c (parse_cases($file))
 	{
 		$ncases++;
@@ -235,12 +238,16 @@ for my $file (@files)
 			print "ok $ncases - $c->{name}\n";
 		}
 	}
+	(my $base = $file) =~ s{.*/}{};
+	push @per_file, sprintf "%s: %d cases, %d failed", $base,
+	  $ncases - $before, $nfailed - $failed_before;
 }
 
 close $to_helper;    # the helper stops its server when its stdin closes
+print "# $_\n" for @per_file;
 waitpid $hpid, 0;
 print "1..$ncases\n";
-printf "# %d pgbench TAP cases, %d failed; %d with pgcliff's own exit status "
+printf "# %d cases, %d failed; %d with pgcliff's own exit status "
   . "(documented), %d pgbench display checks skipped (documented)\n",
   $ncases, $nfailed, $nstatus_differs, $nskipped;
 exit($nfailed ? 1 : 0);
