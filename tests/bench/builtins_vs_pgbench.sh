@@ -3,7 +3,7 @@
 # server, in the same session: tps of pgcliff divided by tps of pgbench.
 #
 #   tests/bench/builtins_vs_pgbench.sh [CLIENTS] [SECONDS] [ROUNDS] [SCALE] [JOBS]
-#   default: "1 8 32" 10 2 10 2
+#   default: "1 8 32" 10 2 10 2; BUILTINS="simple-update" picks builtins
 #
 # One managed server (started by pgcliff's own cluster code,
 # tests/cluster_helper), initialized once by `pgcliff init -s SCALE`.  For
@@ -44,7 +44,7 @@ printf '# %s, %s cores; PostgreSQL %s; scale %s; -T %s; %s rounds; jobs min(clie
 	"$(psql -h "$sock" -U "$user" -d postgres -Atc 'SHOW server_version')" \
 	"$scale" "$secs" "$rounds" "$jobs"
 printf '%-14s %7s %12s %12s %7s  %s\n' builtin clients pgcliff_tps pgbench_tps ratio "per round"
-for b in select-only simple-update tpcb-like; do
+for b in ${BUILTINS:-select-only simple-update tpcb-like}; do
 	for c in $clients; do
 		j=$(( c < jobs ? c : jobs ))
 		: >"$tmp/a"; : >"$tmp/b"; per=""
