@@ -1912,6 +1912,29 @@ make_policy(const struct run_opts *o, const struct recipe_workload *w,
 	pol->nrules = n;
 }
 
+/*
+ * The script files a recipe names, for the store: each after a
+ * "-- file: PATH" line (NULL when there are none).
+ */
+static char *
+script_files_text(const struct recipe *r)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (int i = 0; i < r->nworkloads; i++)
+		for (int k = 0; k < r->workloads[i].nscripts; k++)
+		{
+			const struct recipe_script *rs = &r->workloads[i].scripts[k];
+
+			if (rs->file == NULL)
+				continue;
+			strbuf_addf(&b, "-- file: %s\n%s", rs->file, rs->script->text);
+			if (b.len && b.buf[b.len - 1] != '\n')
+				strbuf_addch(&b, '\n');
+		}
+	return b.len ? strbuf_detach(&b) : (strbuf_release(&b), NULL);
+}
+
 /* The engine's view of each workload's scripts and weights. */
 static void
 collect_scripts(struct run_state *rs)
@@ -2002,7 +2025,7 @@ run_fn(int argc, char **argv)
 	struct pgc_error err;
 	struct host_facts host;
 	struct store_run run;
-	char *cmdline = NULL, *sha = NULL, *plan = NULL;
+	char *cmdline = NULL, *sha = NULL, *plan = NULL, *script_files = NULL;
 	int nsweep, repeat;
 	const int *sweep;
 	int rc;
@@ -2018,10 +2041,15 @@ run_fn(int argc, char **argv)
 		run_opts_free(&rs.o);
 		return rc;
 	}
-	if (!rs.o.seed_set && getrandom(&rs.o.seed, sizeof(rs.o.seed), 0) !=
-							  (ssize_t) sizeof(rs.o.seed))
-		rs.o.seed = (uint64_t) clock_now_ns();
-	rs.o.seed &= INT64_MAX; /* SQLite integers are signed */
+	if (!rs.o.seed_set)
+	{
+		if (getrandom(&rs.o.seed, sizeof(rs.o.seed), 0) !=
+			(ssize_t) sizeof(rs.o.seed))
+			rs.o.seed = (uint64_t) clock_now_ns();
+		/* a drawn seed stays positive in SQLite; a given one is kept whole
+		 * (pgbench's --random-seed is 64 bits), stored as its bit pattern */
+		rs.o.seed &= INT64_MAX;
+	}
 	if (rs.o.random_seed_given)
 		fprintf(stderr, "pgcliff: setting random seed to %" PRIu64 "\n",
 				rs.o.seed);
@@ -2083,7 +2111,7 @@ run_fn(int argc, char **argv)
 	run.recipe_text = rs.recipe->text;
 	run.recipe_sha256 = sha;
 	run.command_line = cmdline;
-	run.seed = rs.o.seed;
+	run.seed = (int64_t) rs.o.seed;
 	run.host_name = host.name;
 	run.host_cpu = host.cpu;
 	run.host_cores = host.cores;
@@ -2091,6 +2119,8 @@ run_fn(int argc, char **argv)
 	run.host_kernel = host.kernel;
 	plan = plan_json(&rs, sweep, nsweep);
 	run.plan = plan;
+	script_files = script_files_text(rs.recipe);
+	run.script_files = script_files;
 	if (store_run_begin(rs.store, &run, &rs.run_id, &err) < 0)
 		goto out;
 	run_started = true;
@@ -2194,6 +2224,7 @@ out:
 	recipe_free(rs.recipe);
 	free(rs.plan);
 	free(plan);
+	free(script_files);
 	run_opts_free(&rs.o);
 
 	for (int i = 0; i < rs.ndefines; i++)

@@ -18,13 +18,14 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show one stored run: provenance, points, series",
 	.usage =
-		"usage: pgcliff show RUN [--series] [--db PATH]\n"
+		"usage: pgcliff show RUN [--series | --scripts] [--db PATH]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
 		"percentiles (and, where there are, its retries, rate-limit figures,\n"
 		"scripts and statement latencies), and with --series the per-second\n"
-		"transaction counts.\n",
+		"transaction counts.  --scripts prints the script files the run used,\n"
+		"as they were, each after a \"-- file: PATH\" line.\n",
 	.fn = show_fn,
 };
 
@@ -114,12 +115,13 @@ show_fn(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"series", no_argument, NULL, 's'},
+		{"scripts", no_argument, NULL, 'f'},
 		{"db", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
 	char path[1024];
 	char *end;
-	bool series = false;
+	bool series = false, scripts = false;
 	int ch, np = 0, nv = 0, rc = EXIT_OK;
 	int64_t id;
 	struct pgc_error err;
@@ -138,6 +140,9 @@ show_fn(int argc, char **argv)
 		{
 			case 's':
 				series = true;
+				break;
+			case 'f':
+				scripts = true;
 				break;
 			case 'd':
 				db = optarg;
@@ -169,6 +174,14 @@ show_fn(int argc, char **argv)
 		store_close(st);
 		return cmd_exit_code(&err);
 	}
+	if (scripts)
+	{
+		/* the script files as they were run, nothing else */
+		fputs(run.script_files ? run.script_files : "", stdout);
+		store_run_row_release(&run);
+		store_close(st);
+		return EXIT_OK;
+	}
 	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
 		   run.status);
 	if (run.error)
@@ -179,7 +192,18 @@ show_fn(int argc, char **argv)
 	printf("recipe:   %s (sha256 %s)\n",
 		   run.recipe_path ? run.recipe_path : "?", run.recipe_sha256);
 	printf("command:  %s\n", run.command_line);
-	printf("pgcliff:  %s, seed %" PRId64 "\n", run.tool_version, run.seed);
+	if (run.script_files)
+	{
+		int nfiles = 0;
+
+		for (const char *f = run.script_files; (f = strstr(f, "-- file: "));
+			 f++)
+			nfiles++;
+		printf("scripts:  %d file%s stored with the run (show --scripts)\n",
+			   nfiles, nfiles == 1 ? "" : "s");
+	}
+	printf("pgcliff:  %s, seed %" PRIu64 "\n", run.tool_version,
+		   (uint64_t) run.seed);
 	printf("host:     %s\n", run.host);
 	if (store_get_variants(st, id, &vars, &nv, &err) == 0)
 		for (int i = 0; i < nv; i++)

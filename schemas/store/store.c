@@ -96,7 +96,8 @@ static const char *const migrations[] = {
 	 "ALTER TABLE point ADD COLUMN late INTEGER NOT NULL DEFAULT 0;"
 	 "ALTER TABLE point ADD COLUMN lag_avg_ms REAL;"
 	 "ALTER TABLE point ADD COLUMN lag_max_ms REAL;"
-	 "ALTER TABLE series ADD COLUMN failures_by_class TEXT;"),
+	 "ALTER TABLE series ADD COLUMN failures_by_class TEXT;"
+	 "ALTER TABLE run ADD COLUMN script_files TEXT;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -306,13 +307,14 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 	int rc = -1;
 
 	now_text(now, sizeof(now));
-	if (sqlite3_prepare_v2(st->db,
-						   "INSERT INTO run (recipe, recipe_path, recipe_text,"
-						   " recipe_sha256, command_line, tool_version, seed,"
-						   " host_name, host_cpu, host_cores, host_mem_bytes,"
-						   " host_kernel, started_at, plan, status)"
-						   " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
-						   -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO run (recipe, recipe_path, recipe_text,"
+			" recipe_sha256, command_line, tool_version, seed,"
+			" host_name, host_cpu, host_cores, host_mem_bytes,"
+			" host_kernel, started_at, plan, script_files, status)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the run");
 	bind_text(s, 1, r->recipe);
 	bind_text(s, 2, r->recipe_path);
@@ -328,6 +330,7 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 	bind_text(s, 12, r->host_kernel);
 	bind_text(s, 13, now);
 	bind_text(s, 14, r->plan);
+	bind_text(s, 15, r->script_files);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the run");
 	else
@@ -529,7 +532,7 @@ col_text(sqlite3_stmt *s, int i)
 	" r.started_at, r.ended_at, r.status, r.error,"                            \
 	" (SELECT count(*) FROM point p WHERE p.run_id = r.id),"                   \
 	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id),"  \
-	" r.plan"
+	" r.plan, r.script_files"
 
 static void
 read_run_row(sqlite3_stmt *s, struct store_run_row *r)
@@ -551,6 +554,7 @@ read_run_row(sqlite3_stmt *s, struct store_run_row *r)
 	if (r->variants == NULL)
 		r->variants = xstrdup("");
 	r->plan = col_text(s, 14);
+	r->script_files = col_text(s, 15);
 }
 
 int
@@ -663,6 +667,7 @@ store_run_row_release(struct store_run_row *r)
 	free(r->error);
 	free(r->variants);
 	free(r->plan);
+	free(r->script_files);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -43,6 +43,9 @@ struct store_run
 	int64_t host_mem_bytes;
 	const char *host_kernel;
 	const char *plan; /* JSON: the order of the run's points, or NULL */
+	/* the script files the recipe names (file:, -f), each after a
+	 * "-- file: PATH" line: the recipe text alone does not hold them */
+	const char *script_files;
 };
 
 struct store_variant
@@ -142,8 +145,9 @@ struct store_run_row
 	char *status;
 	char *error;
 	int npoints;
-	char *variants; /* comma-separated names */
-	char *plan;     /* JSON, or NULL */
+	char *variants;     /* comma-separated names */
+	char *plan;         /* JSON, or NULL */
+	char *script_files; /* or NULL */
 };
 
 struct store_variant_row

@@ -20,7 +20,7 @@ psql_() { psql -X -A -t -v ON_ERROR_STOP=1 -h "$sockdir" -U "$user" "$@"; }
 psql_ -d postgres -c "CREATE DATABASE a" -c "CREATE DATABASE b" >/dev/null
 
 # the same options to both
-opts=(-s 2 -F 90 --partitions 3 --partition-method hash --foreign-keys)
+opts=(-s 2 -F 90 --partitions 3 --partition-method hash --foreign-keys --unlogged-tables)
 "$bindir/pgbench" -i "${opts[@]}" -h "$sockdir" -U "$user" a >"$TMP/pgbench.out" 2>&1 \
 	|| fail "pgbench -i failed: $(tail -3 "$TMP/pgbench.out")"
 "$PGCLIFF" init "${opts[@]}" "$conn dbname=b" >"$TMP/init.out" 2>"$TMP/init.err"
@@ -145,6 +145,11 @@ done <<EOF2
 -f $TMP/custom.sql -D delta=5 -t 20 -M extended
 -f $TMP/custom.sql@2 -b select-only@1 -P 1 -T 2 --random-seed 42 -D delta=1
 EOF2
+
+# the script file of the last -f run is stored with it, as it was
+"$PGCLIFF" show "$(last_run_id)" --scripts >"$TMP/scripts"
+check_eq "show --scripts" "$(tail -n +2 "$TMP/scripts")" "$(cat "$TMP/custom.sql")"
+grep -q "^-- file: .*/custom.sql$" "$TMP/scripts" || fail "no file header in show --scripts"
 
 # a builtin on tables that are not there: pgbench's hint, before any point
 psql_ -d postgres -c "CREATE DATABASE empty" >/dev/null

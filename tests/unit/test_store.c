@@ -193,6 +193,7 @@ main(void)
 						 "ALTER TABLE point DROP COLUMN lag_avg_ms;"
 						 "ALTER TABLE point DROP COLUMN lag_max_ms;"
 						 "ALTER TABLE series DROP COLUMN failures_by_class;"
+						 "ALTER TABLE run DROP COLUMN script_files;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
