@@ -280,16 +280,16 @@ fail_with_log(struct pgc_error *err, const struct cluster *c,
 	free(tail);
 }
 
-struct cluster *
-cluster_create(const struct cluster_opts *o, struct pgc_error *err)
+/*
+ * The part of a cluster before its data: the OS user, the private
+ * directory (given to that user) and the paths in it.  NULL with err.
+ */
+static struct cluster *
+cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 {
 	struct cluster *c = xcalloc(1, sizeof(*c));
 	const char *base = o->tmp_base;
 	char tmpl[1024];
-	char initdb[1100];
-	int logfd = -1;
-	pid_t pid;
-	int status = 0;
 
 	snprintf(c->bindir, sizeof(c->bindir), "%s", o->bindir);
 	c->port = o->port ? o->port : 5432;
@@ -365,34 +365,41 @@ cluster_create(const struct cluster_opts *o, struct pgc_error *err)
 	{
 		error_set(err, PGC_ERR_IO, "could not give \"%s\" to user %s: %s",
 				  c->dir, c->user, strerror(errno));
-		goto fail;
+		cluster_destroy(c, false);
+		return NULL;
 	}
+	return c;
+}
 
-	logfd =
-		open(c->initdb_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd < 0)
-	{
-		error_set(err, PGC_ERR_IO, "could not create \"%s\": %s",
-				  c->initdb_log, strerror(errno));
-		goto fail;
-	}
-	if (!path_join(initdb, sizeof(initdb), c->bindir, "initdb"))
+/* Run PROGRAM (in the bindir) with ARGS as the server's user, output to LOG.
+ */
+static int
+run_tool(struct cluster *c, const char *program, char **args, const char *log,
+		 struct pgc_error *err)
+{
+	char path[1100];
+	char *argv[24];
+	int n = 0, status = 0;
+	int logfd;
+	pid_t pid;
+
+	if (!path_join(path, sizeof(path), c->bindir, program))
 	{
 		error_set(err, PGC_ERR_IO, "path too long: %s", c->bindir);
-		goto fail;
+		return -1;
 	}
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0)
 	{
-		char *argv[] = {initdb,
-						"-D",
-						c->datadir,
-						"-U",
-						c->user,
-						"--auth=trust",
-						"--encoding=UTF8",
-						"--locale=C",
-						"--no-sync",
-						"--no-instructions",
-						NULL};
+		error_set(err, PGC_ERR_IO, "could not create \"%s\": %s", log,
+				  strerror(errno));
+		return -1;
+	}
+	argv[n++] = path;
+	for (int i = 0; args[i] && n < (int) lengthof(argv) - 1; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	{
 		/* its own session too: a terminal Ctrl-C is pgcliff's to handle */
 		struct child_spec cs = {c, argv, logfd, true};
 
@@ -400,13 +407,32 @@ cluster_create(const struct cluster_opts *o, struct pgc_error *err)
 	}
 	close(logfd);
 	if (pid < 0)
-		goto fail;
+		return -1;
 	wait_for(pid, 300000, &status);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 	{
-		fail_with_log(err, c, c->initdb_log, "initdb failed (exit status %d)",
+		fail_with_log(err, c, log, "%s failed (exit status %d)", program,
 					  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		goto fail;
+		return -1;
+	}
+	return 0;
+}
+
+struct cluster *
+cluster_create(const struct cluster_opts *o, struct pgc_error *err)
+{
+	struct cluster *c = cluster_prepare(o, err);
+
+	if (c == NULL)
+		return NULL;
+	{
+		char *args[] = {"-D",         c->datadir,     "-U",
+						c->user,      "--auth=trust", "--encoding=UTF8",
+						"--locale=C", "--no-sync",    "--no-instructions",
+						NULL};
+
+		if (run_tool(c, "initdb", args, c->initdb_log, err) < 0)
+			goto fail;
 	}
 	if (write_conf(c, o, err) < 0)
 		goto fail;
@@ -415,6 +441,103 @@ cluster_create(const struct cluster_opts *o, struct pgc_error *err)
 fail:
 	cluster_destroy(c, true);
 	return NULL;
+}
+
+struct cluster *
+cluster_create_standby(const struct cluster *primary,
+					   const struct cluster_opts *o, struct pgc_error *err)
+{
+	struct cluster *c = cluster_prepare(o, err);
+
+	if (c == NULL)
+		return NULL;
+	path_join(c->initdb_log, sizeof(c->initdb_log), c->dir, "basebackup.log");
+	{
+		char *args[] = {"-D",     c->datadir,
+						"-R",     "-X",
+						"stream", "-c",
+						"fast",   "--no-sync",
+						"-h",     (char *) primary->dir,
+						"-p",     (char *) primary->port_str,
+						"-U",     (char *) primary->user,
+						NULL};
+
+		if (run_tool(c, "pg_basebackup", args, c->initdb_log, err) < 0)
+			goto fail;
+	}
+	/* the copy holds the primary's lines: this cluster's come after */
+	if (write_conf(c, o, err) < 0)
+		goto fail;
+	return c;
+
+fail:
+	cluster_destroy(c, true);
+	return NULL;
+}
+
+/* The first value of a one-row query on C, or NULL (err filled). */
+static char *
+query_value(const struct cluster *c, const char *sql, struct pgc_error *err)
+{
+	const char *kw[8], *val[8];
+	PGconn *conn;
+	PGresult *res;
+	char *out = NULL;
+
+	cluster_conn_params(c, kw, val, 8);
+	conn = PQconnectdbParams(kw, val, 0);
+	res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+		!PQgetisnull(res, 0, 0))
+		out = xstrdup(PQgetvalue(res, 0, 0));
+	else
+	{
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		error_set(err, PGC_ERR_UNAVAILABLE, "%s: %s", sql,
+				  msg[0] ? msg : "no value");
+	}
+	PQclear(res);
+	PQfinish(conn);
+	return out;
+}
+
+int
+cluster_wait_replay(const struct cluster *primary,
+					const struct cluster *standby, int timeout_s,
+					struct pgc_error *err)
+{
+	char *lsn = query_value(primary, "SELECT pg_current_wal_lsn()", err);
+	char sql[160];
+	int64_t deadline = clock_now_ns() + (int64_t) timeout_s * 1000000000;
+
+	if (lsn == NULL)
+		return -1;
+	snprintf(sql, sizeof(sql),
+			 "SELECT pg_last_wal_replay_lsn() >= '%s'::pg_lsn", lsn);
+	for (;;)
+	{
+		char *done = query_value(standby, sql, err);
+		bool ok = done && strcmp(done, "t") == 0;
+
+		free(done);
+		if (ok)
+		{
+			free(lsn);
+			return 0;
+		}
+		if (clock_now_ns() > deadline)
+		{
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the standby did not replay up to %s within %d s", lsn,
+					  timeout_s);
+			free(lsn);
+			return -1;
+		}
+		usleep(20000);
+	}
 }
 
 int

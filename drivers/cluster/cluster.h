@@ -53,6 +53,25 @@ int cluster_find_bindir(const char *override, char *out, size_t size,
 struct cluster *cluster_create(const struct cluster_opts *o,
 							   struct pgc_error *err);
 
+/*
+ * A hot standby of PRIMARY (running): pg_basebackup -R (WAL streamed,
+ * fast checkpoint) into a private directory of its own, with O's
+ * settings over the copied configuration (hot_standby stays on, its own
+ * socket directory).  Start it with cluster_start().  O->bindir and
+ * O->os_user should be the primary's.
+ */
+struct cluster *cluster_create_standby(const struct cluster *primary,
+									   const struct cluster_opts *o,
+									   struct pgc_error *err);
+
+/*
+ * Wait until STANDBY has replayed all the WAL PRIMARY has written when
+ * called (what init and setup wrote).  -1 with err after TIMEOUT_S.
+ */
+int cluster_wait_replay(const struct cluster *primary,
+						const struct cluster *standby, int timeout_s,
+						struct pgc_error *err);
+
 /* Start the server and wait until it accepts connections. */
 int cluster_start(struct cluster *c, struct pgc_error *err);
 

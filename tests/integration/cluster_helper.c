@@ -2,12 +2,14 @@
  * cluster_helper.c - start a managed server through drivers/cluster for
  * tests and benchmarks that need an "external" server:
  *
- *     cluster_helper [NAME=VALUE]...     (server settings)
+ *     cluster_helper [--standby] [NAME=VALUE]...     (server settings)
  *
- * Prints "SOCKETDIR USER PID" and
+ * Prints "SOCKETDIR USER PID" (with --standby, a second line for a hot
+ * standby streaming from it, made by pg_basebackup) and
  * keeps the server until its standard input closes (so a test that dies
  * still takes the server down), then stops it and cleans up.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,13 +21,14 @@ main(int argc, char **argv)
 {
 	struct pgc_error err;
 	struct cluster_opts o = {0};
-	struct cluster *c;
+	struct cluster *c, *sb = NULL;
+	bool standby = argc > 1 && strcmp(argv[1], "--standby") == 0;
 	char bindir[1024];
 	char buf[64];
 	struct cluster_guc gucs[32];
 	int ngucs = 0;
 
-	for (int i = 1; i < argc && ngucs < 32; i++)
+	for (int i = standby ? 2 : 1; i < argc && ngucs < 32; i++)
 	{
 		char *eq = strchr(argv[i], '=');
 
@@ -57,9 +60,24 @@ main(int argc, char **argv)
 	}
 	printf("%s %s %d\n", cluster_socket_dir(c), cluster_user(c),
 		   (int) cluster_pid(c));
+	if (standby)
+	{
+		o.name = "helper-sb";
+		if ((sb = cluster_create_standby(c, &o, &err)) == NULL ||
+			cluster_start(sb, &err) < 0 ||
+			cluster_wait_replay(c, sb, 60, &err) < 0)
+		{
+			cluster_destroy(sb, true);
+			cluster_destroy(c, false);
+			goto fail;
+		}
+		printf("%s %s %d\n", cluster_socket_dir(sb), cluster_user(sb),
+			   (int) cluster_pid(sb));
+	}
 	fflush(stdout);
 	while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
 		;
+	cluster_destroy(sb, false);
 	cluster_destroy(c, false);
 	return 0;
 fail:
