@@ -66,6 +66,9 @@ const struct cmd cmd_run = {
 		"      --target primary=CONNINFO\n"
 		"                          use an existing server instead of a managed one\n"
 		"                          (conninfo or URI; PG* environment variables apply)\n"
+		"      --target standby=CONNINFO\n"
+		"                          and its hot standby (topology primary+standby);\n"
+		"                          checked to be in recovery, streaming from it\n"
 		"      --variant NAME[:KEY=VALUE]\n"
 		"                          add or amend a server variant; KEY is bindir,\n"
 		"                          target or server.SETTING; NAME alone is the\n"
@@ -143,8 +146,9 @@ struct run_opts
 	const char *db;
 	const char *bindir;
 	const char *os_user;
-	const char *target;  /* conninfo of the primary */
-	char **variant_args; /* --variant values, pointing into argv */
+	const char *target;         /* conninfo of the primary */
+	const char *standby_target; /* --target standby=CONNINFO */
+	char **variant_args;        /* --variant values, pointing into argv */
 	int nvariant_args;
 	bool seed_set;
 	bool random_seed_given; /* --random-seed: say so, as pgbench does */
@@ -164,6 +168,11 @@ struct target
 	PQconninfoOption *target_opts;
 	char *server_version;
 	struct store_variant sv;
+	/* topology primary+standby: the standby, managed or external */
+	struct cluster *standby;
+	const char *skw[32];
+	const char *sval[32];
+	PQconninfoOption *standby_opts;
 	int scale; /* :scale of the scripts on this server */
 	int partitions;
 	enum pginit_partition partition_method;
@@ -475,11 +484,16 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				o->os_user = optarg;
 				break;
 			case 6:
-				if (strncmp(optarg, "primary=", 8) != 0)
+				if (strncmp(optarg, "primary=", 8) == 0)
+					o->target = optarg + 8;
+				else if (strncmp(optarg, "standby=", 8) == 0)
+					o->standby_target = optarg + 8;
+				else
 					return cmd_usage_error(
 						&cmd_run,
-						"--target wants primary=CONNINFO, not \"%s\"", optarg);
-				o->target = optarg + 8;
+						"--target wants primary=CONNINFO or standby=CONNINFO, "
+						"not \"%s\"",
+						optarg);
 				break;
 			case 7:
 				errno = 0;
@@ -503,6 +517,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				return cmd_option_error(&cmd_run, ch, argv);
 		}
 	}
+	if (o->standby_target && !o->target)
+		return cmd_usage_error(&cmd_run, "--target standby= goes with "
+										 "--target primary=");
 	if (o->max_tries == 0 && o->transactions)
 		return cmd_usage_error(&cmd_run,
 							   "an unlimited number of transaction tries can "
@@ -955,32 +972,166 @@ gucs_json(const struct variant *v)
 	return strbuf_detach(&gj);
 }
 
+/* libpq keywords/values of CONNINFO into KW/VAL; OPTS keeps them. */
 static int
-external_target(struct target *t, struct pgc_error *err)
+parse_conninfo(const char *conninfo, const char *what, PQconninfoOption **opts,
+			   const char **kw, const char **val, struct pgc_error *err)
 {
 	char *errmsg = NULL;
 	int n = 0;
 
-	t->target_opts = PQconninfoParse(t->v->target, &errmsg);
-	if (t->target_opts == NULL)
+	*opts = PQconninfoParse(conninfo, &errmsg);
+	if (*opts == NULL)
 	{
-		error_set(err, PGC_ERR_USAGE, "invalid target conninfo of %s: %s",
-				  t->v->name, errmsg ? errmsg : "out of memory");
+		error_set(err, PGC_ERR_USAGE, "invalid conninfo of %s: %s", what,
+				  errmsg ? errmsg : "out of memory");
 		err->message[strcspn(err->message, "\n")] = '\0';
 		PQfreemem(errmsg);
 		return -1;
 	}
-	for (PQconninfoOption *o = t->target_opts; o->keyword && n < 30; o++)
+	for (PQconninfoOption *o = *opts; o->keyword && n < 30; o++)
 		if (o->val && o->val[0])
 		{
-			t->kw[n] = o->keyword;
-			t->val[n++] = o->val;
+			kw[n] = o->keyword;
+			val[n++] = o->val;
 		}
-	t->kw[n] = NULL;
-	t->val[n] = NULL;
+	kw[n] = NULL;
+	val[n] = NULL;
+	return 0;
+}
+
+static int
+external_target(struct target *t, struct pgc_error *err)
+{
+	char what[200];
+
+	snprintf(what, sizeof(what), "the target of %s", t->v->name);
+	if (parse_conninfo(t->v->target, what, &t->target_opts, t->kw, t->val,
+					   err) < 0)
+		return -1;
 	t->sv.kind = "external";
 	t->sv.target = redact_conninfo(t->v->target);
 	return 0;
+}
+
+/* One value of a one-row query, or NULL with err. */
+static char *
+query_one(const char *const *kw, const char *const *val, const char *sql,
+		  const char *what, struct pgc_error *err)
+{
+	PGconn *conn = PQconnectdbParams(kw, val, 0);
+	PGresult *res = NULL;
+	char *out = NULL;
+
+	if (PQstatus(conn) == CONNECTION_OK)
+		res = PQexec(conn, sql);
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		out = xstrdup(PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
+	else
+	{
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		error_set(err, PGC_ERR_UNAVAILABLE, "could not query the %s: %s", what,
+				  msg);
+	}
+	PQclear(res);
+	PQfinish(conn);
+	return out;
+}
+
+/*
+ * An external standby given with --target standby=: it must be in
+ * recovery, streaming, and a copy of the primary (the same system
+ * identifier); else a clear refusal.
+ */
+static int
+external_standby(struct run_state *rs, struct target *t, struct pgc_error *err)
+{
+	char *state, *pid = NULL;
+	int rc = -1;
+
+	if (rs->o.standby_target == NULL)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "topology primary+standby on an external primary needs "
+				  "--target standby=CONNINFO");
+		return -1;
+	}
+	if (parse_conninfo(rs->o.standby_target, "the standby", &t->standby_opts,
+					   t->skw, t->sval, err) < 0)
+		return -1;
+	state = query_one(t->skw, t->sval,
+					  "SELECT pg_is_in_recovery()::text || ' ' ||"
+					  " coalesce((SELECT status FROM pg_stat_wal_receiver),"
+					  " 'none') || ' ' || system_identifier"
+					  " FROM pg_control_system()",
+					  "standby", err);
+	if (state)
+		pid = query_one(t->kw, t->val,
+						"SELECT system_identifier FROM pg_control_system()",
+						"primary", err);
+	if (state && pid)
+	{
+		char rec[8] = "", status[32] = "", sysid[32] = "";
+
+		sscanf(state, "%7s %31s %31s", rec, status, sysid);
+		if (strcmp(rec, "true") != 0)
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the --target standby= server is not in recovery: it is "
+					  "no standby");
+		else if (strcmp(sysid, pid) != 0)
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the --target standby= server is not a copy of the "
+					  "primary (system identifiers %s and %s)",
+					  sysid, pid);
+		else if (strcmp(status, "streaming") != 0)
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the --target standby= server does not stream from the "
+					  "primary (WAL receiver: %s)",
+					  status);
+		else
+			rc = 0;
+	}
+	free(state);
+	free(pid);
+	return rc;
+}
+
+/*
+ * Wait until T's standby has replayed all the WAL its primary has
+ * written (the init, setup and reset of the recipe), at most 120 s.
+ */
+static int
+wait_standby(const struct target *t, struct pgc_error *err)
+{
+	char *lsn = query_one(t->kw, t->val, "SELECT pg_current_wal_lsn()",
+						  "primary", err);
+	char sql[160];
+	int64_t deadline = clock_now_ns() + (int64_t) 120 * 1000000000;
+
+	if (lsn == NULL)
+		return -1;
+	snprintf(sql, sizeof(sql),
+			 "SELECT pg_last_wal_replay_lsn() >= '%s'::pg_lsn", lsn);
+	for (;;)
+	{
+		char *done = query_one(t->skw, t->sval, sql, "standby", err);
+		bool ok = done && strcmp(done, "t") == 0;
+
+		free(done);
+		if (ok || clock_now_ns() > deadline)
+		{
+			if (!ok)
+				error_set(err, PGC_ERR_UNAVAILABLE,
+						  "the standby did not replay up to %s within 120 s",
+						  lsn);
+			free(lsn);
+			return ok ? 0 : -1;
+		}
+		usleep(20000);
+	}
 }
 
 /* Create (initdb) and start the variant's managed server. */
@@ -1007,12 +1158,18 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 					"note: the recipe's server settings (%s, ...) are not "
 					"applied to the external server of %s\n",
 					r->gucs[0].name, v->name);
-		return external_target(t, err);
+		if (external_target(t, err) < 0)
+			return -1;
+		return r->topology == RECIPE_TOPO_PRIMARY_STANDBY
+				   ? external_standby(rs, t, err)
+				   : 0;
 	}
 
 	if (cluster_find_bindir(v->bindir, bindir, sizeof(bindir), err) < 0)
 		return -1;
-	gucs = xcalloc((size_t) v->ngucs + 1, sizeof(*gucs));
+	gucs =
+		xcalloc((size_t) (v->ngucs + r->nprimary_gucs + r->nstandby_gucs) + 1,
+				sizeof(*gucs));
 	for (int i = 0; i < v->ngucs; i++)
 	{
 		const struct variant_guc *g = &v->gucs[i];
@@ -1053,18 +1210,50 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 	/* the name goes into the socket's path: keep it short */
 	snprintf(short_name, sizeof(short_name), "%.16s", v->name);
 	co.name = short_name;
+	/* the recipe's primary: settings come after, and win */
+	for (int i = 0; i < r->nprimary_gucs; i++)
+	{
+		gucs[ngucs + i].name = r->primary_gucs[i].name;
+		gucs[ngucs + i].value = r->primary_gucs[i].value;
+	}
 	co.gucs = gucs;
-	co.ngucs = ngucs;
+	co.ngucs = ngucs + r->nprimary_gucs;
 	t->cluster = cluster_create(&co, err);
-	free(gucs);
 	if (t->cluster == NULL)
+	{
+		free(gucs);
 		return -1;
+	}
 	if (cluster_start(t->cluster, err) < 0)
 	{
+		free(gucs);
 		blame_guc(v, err, err->detail);
 		return -1;
 	}
 	cluster_conn_params(t->cluster, t->kw, t->val, 32);
+	if (r->topology == RECIPE_TOPO_PRIMARY_STANDBY)
+	{
+		char sb_name[24];
+
+		/* the standby: the same settings, then the recipe's standby: */
+		for (int i = 0; i < r->nstandby_gucs; i++)
+		{
+			gucs[ngucs + i].name = r->standby_gucs[i].name;
+			gucs[ngucs + i].value = r->standby_gucs[i].value;
+		}
+		co.ngucs = ngucs + r->nstandby_gucs;
+		snprintf(sb_name, sizeof(sb_name), "%.13s-sb", v->name);
+		co.name = sb_name;
+		t->standby = cluster_create_standby(t->cluster, &co, err);
+		if (t->standby == NULL || cluster_start(t->standby, err) < 0)
+		{
+			free(gucs);
+			blame_guc(v, err, err->detail);
+			return -1;
+		}
+		cluster_conn_params(t->standby, t->skw, t->sval, 32);
+	}
+	free(gucs);
 	t->sv.kind = "managed";
 	t->sv.bindir = cluster_bindir(t->cluster);
 	return 0;
@@ -1191,6 +1380,11 @@ prepare_targets(struct run_state *rs, struct pgc_error *err)
 						 err) < 0)
 			return -1;
 		if (find_scale(rs, t, err) < 0)
+			return -1;
+		if (rs->recipe->topology == RECIPE_TOPO_PRIMARY_STANDBY &&
+			wait_standby(t, err) < 0)
+			return -1;
+		if (take_turns && t->standby && cluster_stop(t->standby, err) < 0)
 			return -1;
 		if (take_turns && t->cluster && cluster_stop(t->cluster, err) < 0)
 			return -1;
@@ -1602,6 +1796,9 @@ switch_target(struct run_state *rs, const struct recipe_plan_step *prev,
 		return 0;
 	if (prev && prev->block == st->block && prev->variant == st->variant)
 		return 0;
+	if (prev && rs->targets[prev->variant].standby &&
+		cluster_stop(rs->targets[prev->variant].standby, err) < 0)
+		return -1;
 	if (prev && rs->targets[prev->variant].cluster &&
 		cluster_stop(rs->targets[prev->variant].cluster, err) < 0)
 		return -1;
@@ -1612,6 +1809,8 @@ switch_target(struct run_state *rs, const struct recipe_plan_step *prev,
 	 */
 	sync();
 	if (t->cluster && cluster_start(t->cluster, err) < 0)
+		return -1;
+	if (t->standby && cluster_start(t->standby, err) < 0)
 		return -1;
 	return 0;
 }
@@ -1636,8 +1835,10 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 		wl[i].nscripts = rw->nscripts;
 		wl[i].protocol = (enum load_protocol)(
 			o->protocol >= 0 ? o->protocol : (int) rw->protocol);
-		wl[i].conn_keywords = t->kw;
-		wl[i].conn_values = t->val;
+		wl[i].conn_keywords =
+			strcmp(rw->target, "standby") == 0 ? t->skw : t->kw;
+		wl[i].conn_values =
+			strcmp(rw->target, "standby") == 0 ? t->sval : t->val;
 		wl[i].clients = point_clients(r, sweep, nsweep, i, si);
 		if (o->jobs)
 			wl[i].jobs = o->jobs;
@@ -1704,7 +1905,9 @@ run_points(struct run_state *rs, struct pgc_error *err)
 			break;
 		}
 		fill_workloads(rs, t, st->sweep, wl);
-		if (run_sql_list(t, r->reset, r->nreset, "reset", err) < 0)
+		if (run_sql_list(t, r->reset, r->nreset, "reset", err) < 0 ||
+			(r->topology == RECIPE_TOPO_PRIMARY_STANDBY &&
+			 wait_standby(t, err) < 0))
 		{
 			rc = -1;
 			break;
@@ -2153,6 +2356,12 @@ out:
 		struct target *t = &rs.targets[i];
 		bool keep = rs.o.keep_logs || err.kind != PGC_ERR_NONE;
 
+		if (t->standby)
+		{
+			cluster_destroy(t->standby,
+							rs.o.keep_logs || err.kind != PGC_ERR_NONE);
+			t->standby = NULL;
+		}
 		if (t->cluster == NULL)
 			continue;
 		if (keep)
@@ -2203,6 +2412,8 @@ out:
 
 		if (t->target_opts)
 			PQconninfoFree(t->target_opts);
+		if (t->standby_opts)
+			PQconninfoFree(t->standby_opts);
 		free((char *) t->sv.settings);
 		free((char *) t->sv.pg_config);
 		free((char *) t->sv.gucs);

@@ -32,9 +32,10 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 									  "p99", "p999",        "max", NULL};
 
 static const char *const top_keys[] = {
-	"recipe",   "description", "topology", "server",    "setup", "reset",
-	"duration", "warmup",      "repeat",   "workloads", "sweep", "measure",
-	"variants", "restart",     "windows",  "variables", "init",  NULL};
+	"recipe",  "description", "topology",  "server",   "setup",
+	"reset",   "primary",     "standby",   "duration", "warmup",
+	"repeat",  "workloads",   "sweep",     "measure",  "variants",
+	"restart", "windows",     "variables", "init",     NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
@@ -996,13 +997,25 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	{
 		if (expect_scalar(ld, v, "'target'") < 0)
 			return -1;
-		if (strcmp(scalar(v), "primary") != 0)
+		if (strcmp(scalar(v), "standby") == 0 &&
+			ld->r->topology != RECIPE_TOPO_PRIMARY_STANDBY)
 		{
-			fail(ld, v, "unknown target \"%s\" %s", scalar(v), ctx);
-			error_hint(ld->err,
-					   "this version runs workloads on the primary only");
+			fail(ld, v,
+				 "target \"standby\" %s needs topology: "
+				 "primary+standby",
+				 ctx);
+			error_hint(ld->err, "add topology: primary+standby to the recipe");
 			return -1;
 		}
+		if (strcmp(scalar(v), "primary") != 0 &&
+			strcmp(scalar(v), "standby") != 0)
+		{
+			fail(ld, v, "unknown target \"%s\" %s", scalar(v), ctx);
+			error_hint(ld->err, "primary or standby");
+			return -1;
+		}
+		free(w->target);
+		w->target = xstrdup(scalar(v));
 	}
 	if ((v = lookup(ld, node, "protocol")) != NULL)
 	{
@@ -1393,16 +1406,34 @@ load_root(struct loader *ld, yaml_node_t *root)
 	{
 		if (expect_scalar(ld, v, "'topology'") < 0)
 			return -1;
-		if (strcmp(scalar(v), "primary") != 0)
+		if (strcmp(scalar(v), "primary+standby") == 0)
+			r->topology = RECIPE_TOPO_PRIMARY_STANDBY;
+		else if (strcmp(scalar(v), "primary") != 0)
 		{
 			fail(ld, v, "unsupported topology \"%s\"", scalar(v));
-			error_hint(ld->err, "this version supports: primary");
+			error_hint(ld->err, "primary, or primary+standby");
 			return -1;
 		}
 	}
 	if ((v = lookup(ld, root, "server")) != NULL &&
 		parse_gucs(ld, v, "'server'", &r->gucs, &r->ngucs) < 0)
 		return -1;
+	if ((v = lookup(ld, root, "primary")) != NULL &&
+		parse_gucs(ld, v, "'primary'", &r->primary_gucs, &r->nprimary_gucs) <
+			0)
+		return -1;
+	if ((v = lookup(ld, root, "standby")) != NULL)
+	{
+		if (r->topology != RECIPE_TOPO_PRIMARY_STANDBY)
+		{
+			fail(ld, v, "'standby' settings need topology: primary+standby");
+			error_hint(ld->err, "add topology: primary+standby to the recipe");
+			return -1;
+		}
+		if (parse_gucs(ld, v, "'standby'", &r->standby_gucs,
+					   &r->nstandby_gucs) < 0)
+			return -1;
+	}
 	if ((v = lookup(ld, root, "init")) != NULL && parse_init(ld, v) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "setup")) != NULL &&
@@ -1579,6 +1610,8 @@ recipe_free(struct recipe *r)
 		return;
 	free_gucs(r->gucs, r->ngucs);
 	free_gucs(r->variables, r->nvariables);
+	free_gucs(r->primary_gucs, r->nprimary_gucs);
+	free_gucs(r->standby_gucs, r->nstandby_gucs);
 	for (int i = 0; i < r->nvariants; i++)
 	{
 		free(r->variants[i].name);

@@ -24,7 +24,8 @@ enum recipe_protocol
 
 enum recipe_topology
 {
-	RECIPE_TOPO_PRIMARY
+	RECIPE_TOPO_PRIMARY,
+	RECIPE_TOPO_PRIMARY_STANDBY /* a hot standby streaming from it */
 };
 
 /* A place in the recipe file, 1-based. */
@@ -72,7 +73,7 @@ struct recipe_workload
 {
 	char *name;
 	struct recipe_pos pos;
-	char *target; /* "primary" */
+	char *target; /* "primary" or "standby" */
 	enum recipe_protocol protocol;
 	bool protocol_set;
 	/* one per transaction, chosen by weight; variables are shared */
@@ -140,6 +141,10 @@ struct recipe
 	char *name;
 	char *description;
 	struct recipe_guc *gucs;
+	struct recipe_guc *primary_gucs; /* primary: over server: */
+	struct recipe_guc *standby_gucs; /* standby: over server: */
+	int nprimary_gucs;
+	int nstandby_gucs;
 	struct recipe_guc *variables; /* variables: name -> value (as -D) */
 	int nvariables;
 	struct recipe_init init;
