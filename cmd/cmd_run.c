@@ -1604,6 +1604,13 @@ print_summary(const struct run_state *rs, const struct target *t,
 	printf("tps = %f (without initial connection time)\n",
 		   (double) res->txns / secs);
 	print_scripts(rs, w, res, secs);
+	for (int k = 0; k < res->nevents && !rs->o.format_pgbench; k++)
+		printf(
+			"event %d: planned at %.3f s, started at %.3f s (%+.3f ms)\n",
+			res->events[k].seq + 1, (double) res->events[k].planned_ns / 1e9,
+			(double) res->events[k].actual_ns / 1e9,
+			(double) (res->events[k].actual_ns - res->events[k].planned_ns) /
+				1e6);
 	if (res->aborted_clients && !rs->o.format_pgbench)
 		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
 			   res->first_error);
@@ -1696,10 +1703,18 @@ store_point(struct run_state *rs, const char *variant,
 	struct store_series_row *series =
 		xcalloc((size_t) res->nseconds, sizeof(*series));
 	char **err_texts = xcalloc((size_t) res->nseconds, sizeof(char *));
+	struct store_event_row *events =
+		xcalloc((size_t) res->nevents + 1, sizeof(*events));
 	const struct hist *h = res->latency;
 	int rc;
 
 	scripts_json(rs, w, res, &scripts);
+	for (int k = 0; k < res->nevents; k++)
+	{
+		events[k].seq = res->events[k].seq;
+		events[k].planned_s = (double) res->events[k].planned_ns / 1e9;
+		events[k].actual_s = (double) res->events[k].actual_ns / 1e9;
+	}
 	hist_encode(h, &hist_text);
 	strbuf_addch(&classes, '{');
 	for (int i = 0; i < res->nclasses; i++)
@@ -1754,6 +1769,8 @@ store_point(struct run_state *rs, const char *variant,
 	sp.late = res->late;
 	sp.lag_avg_ms = res->lag_avg_ms;
 	sp.lag_max_ms = res->lag_max_ms;
+	sp.events = events;
+	sp.nevents = res->nevents;
 	sp.series = series;
 	sp.nseries = res->nseconds;
 	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
@@ -1777,6 +1794,7 @@ store_point(struct run_state *rs, const char *variant,
 	for (int s = 0; s < res->nseconds; s++)
 		free(err_texts[s]);
 	free(err_texts);
+	free(events);
 	free(series);
 	return rc;
 }
@@ -1859,6 +1877,10 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 			wl[i].transactions = rw->transactions;
 		wl[i].policy = &rs->policies[i];
 		wl[i].rate = o->rate > 0 ? o->rate : rw->rate;
+		wl[i].timed = rw->timed;
+		wl[i].at_ns = rw->at_us * 1000;
+		wl[i].every_ns = rw->every_us * 1000;
+		wl[i].until_ns = rw->until_us * 1000;
 		wl[i].latency_limit_ns = (o->latency_limit_us ? o->latency_limit_us
 													  : rw->latency_limit_us) *
 								 1000;

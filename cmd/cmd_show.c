@@ -4,11 +4,14 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "compare.h"
+#include "recipe.h"
 #include "report.h"
 #include "store.h"
 
@@ -107,6 +110,93 @@ print_details(struct store *st, const struct store_point_row *p, int n,
 		}
 		store_scripts_free(sc, nsc);
 	}
+	return 0;
+}
+
+/*
+ * The recipe's windows, per point: tps in each, and with before and
+ * during the dip (during/before) and the recovery time (seconds after
+ * "during" until the 3-second tps is back within 5 % of "before").
+ */
+static int
+print_windows(struct store *st, const struct store_run_row *run,
+			  const struct store_point_row *p, int n, struct pgc_error *err)
+{
+	char *text = NULL;
+	struct recipe *r;
+	struct pgc_error ignored;
+
+	if (store_get_recipe_text(st, run->id, &text, err) < 0)
+		return -1;
+	r = text ? recipe_load_text(run->recipe_path ? run->recipe_path
+												 : "(stored recipe)",
+								text, &ignored)
+			 : NULL;
+	free(text);
+	if (r == NULL || r->nwindows == 0)
+	{
+		recipe_free(r); /* no windows (or a recipe that no longer loads) */
+		return 0;
+	}
+	printf("\nwindows (tps per window; dip = during/before; recovery after "
+		   "during):\n");
+	for (int i = 0; i < n; i++)
+	{
+		struct store_series_row *rows = NULL;
+		int nrows = 0;
+		double *tps, before = NAN, during = NAN;
+		const struct recipe_window *dw = NULL;
+		const struct recipe_workload *wl =
+			recipe_workload_find(r, p[i].workload);
+
+		if (wl && wl->timed)
+			continue; /* an event's rate over a window means nothing */
+		if (store_get_series(st, p[i].id, &rows, &nrows, err) < 0)
+		{
+			free(rows);
+			recipe_free(r);
+			return -1;
+		}
+		tps = xcalloc((size_t) nrows + 1, sizeof(double));
+		for (int k = 0; k < nrows; k++)
+			if (rows[k].second >= 0 && rows[k].second < nrows)
+				tps[rows[k].second] = (double) rows[k].transactions;
+		printf("  point %d %-12s %5d clients:", p[i].order_idx, p[i].workload,
+			   p[i].clients);
+		for (int w = 0; w < r->nwindows; w++)
+		{
+			const struct recipe_window *rw = &r->windows[w];
+			double sum = 0;
+
+			if (rw->end_s > nrows)
+				continue;
+			for (int k = rw->start_s; k < rw->end_s; k++)
+				sum += tps[k];
+			sum /= rw->end_s - rw->start_s;
+			printf("  %s %.1f", rw->name, sum);
+			if (strcmp(rw->name, "before") == 0)
+				before = sum;
+			else if (strcmp(rw->name, "during") == 0)
+			{
+				during = sum;
+				dw = rw;
+			}
+		}
+		if (dw && !isnan(before) && !isnan(during) && before > 0)
+		{
+			double rec = cmp_recovery_seconds(tps, nrows, dw->end_s, before);
+
+			printf("  dip %.3f", during / before);
+			if (rec >= 0)
+				printf("  recovery %.0f s", rec);
+			else
+				printf("  recovery: not within the run");
+		}
+		putchar('\n');
+		free(tps);
+		free(rows);
+	}
+	recipe_free(r);
 	return 0;
 }
 
@@ -236,13 +326,15 @@ show_fn(int argc, char **argv)
 	else
 	{
 		print_points(points, np);
-		if (print_details(st, points, np, &err) < 0)
+		if (print_details(st, points, np, &err) < 0 ||
+			print_windows(st, &run, points, np, &err) < 0)
 			rc = cmd_exit_code(&err);
 		if (series && rc == EXIT_OK)
 			for (int i = 0; i < np; i++)
 			{
 				struct store_series_row *s = NULL;
-				int ns = 0;
+				struct store_event_row *ev = NULL;
+				int ns = 0, nev = 0;
 
 				if (store_get_series(st, points[i].id, &s, &ns, &err) < 0)
 				{
@@ -255,11 +347,29 @@ show_fn(int argc, char **argv)
 					   points[i].order_idx, points[i].workload,
 					   points[i].clients, points[i].repeat_idx + 1, "second",
 					   "transactions", "failed", "avg ms", "max ms");
+				if (store_get_events(st, points[i].id, &ev, &nev, &err) < 0)
+				{
+					free(s);
+					free(ev);
+					rc = cmd_exit_code(&err);
+					break;
+				}
 				for (int k = 0; k < ns; k++)
-					printf("%6d %12" PRIu64 " %8" PRIu64 " %9.3f %9.3f\n",
+				{
+					printf("%6d %12" PRIu64 " %8" PRIu64 " %9.3f %9.3f",
 						   s[k].second, s[k].transactions, s[k].failures,
 						   s[k].lat_avg_ms, s[k].lat_max_ms);
+					/* a timed event's starts, marked on their second */
+					for (int e = 0; e < nev; e++)
+						if ((int) ev[e].actual_s == s[k].second)
+							printf("  <- event %d started at %.3f s "
+								   "(planned %.3f s)",
+								   ev[e].seq + 1, ev[e].actual_s,
+								   ev[e].planned_s);
+					putchar('\n');
+				}
 				free(s);
+				free(ev);
 			}
 	}
 	if (rc != EXIT_OK)

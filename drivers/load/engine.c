@@ -80,6 +80,7 @@ struct client
 	int tries;          /* of the current transaction, >= 1 */
 	bool retry_pending; /* rolling back to try again */
 	bool throttling;    /* CS_SLEEP until its scheduled start (rate) */
+	int occurrence;     /* timed event: the next one to run */
 	int64_t scheduled_ns;
 	struct prng txn_prng; /* the random state at the first try */
 	int64_t txn_start_ns;
@@ -130,6 +131,8 @@ struct thread
 	struct load_error_second *errs; /* errors by second and class */
 	int nerrs;
 	int errs_cap;
+	struct load_event *events; /* timed event: occurrences started */
+	int nevents;
 	uint64_t *sec_txns;
 	uint64_t *sec_failures;
 	double *sec_lat_sum_ns;
@@ -730,6 +733,56 @@ client_throttle(struct thread *t, struct client *c, int64_t now)
 }
 
 /*
+ * A timed event: the client waits for its next occurrence, or is done
+ * when there is none left in the window.  Always false (it sleeps).
+ */
+static bool
+client_event(struct thread *t, struct client *c, int64_t now)
+{
+	const struct load_workload *w = t->w;
+	struct engine *e = t->e;
+	int64_t planned = w->at_ns + (int64_t) c->occurrence * w->every_ns;
+	int64_t end =
+		w->until_ns > 0 ? w->until_ns : e->window_end_ns - e->window_start_ns;
+
+	if ((c->occurrence > 0 && w->every_ns <= 0) || planned >= end)
+	{
+		client_done(t, c);
+		return false;
+	}
+	c->scheduled_ns = e->window_start_ns + planned;
+	c->throttling = true;
+	c->sleep_until_ns = c->scheduled_ns;
+	c->state = CS_SLEEP;
+	t->nsleeping++;
+	(void) now;
+	return false;
+}
+
+/* A timed event's occurrence began now: keep the earliest start. */
+static void
+record_event(struct thread *t, struct client *c, int64_t now)
+{
+	struct load_event *ev = NULL;
+
+	for (int i = 0; i < t->nevents; i++)
+		if (t->events[i].seq == c->occurrence)
+			ev = &t->events[i];
+	if (ev == NULL)
+	{
+		t->events = xrealloc(t->events,
+							 (size_t) (t->nevents + 1) * sizeof(*t->events));
+		ev = &t->events[t->nevents++];
+		ev->seq = c->occurrence;
+		ev->planned_ns = c->scheduled_ns - t->e->window_start_ns;
+		ev->actual_ns = now - t->e->window_start_ns;
+	}
+	else if (now - t->e->window_start_ns < ev->actual_ns)
+		ev->actual_ns = now - t->e->window_start_ns;
+	c->occurrence++;
+}
+
+/*
  * Begin a transaction: a script by weight, the random state saved for
  * retries, and under a rate its scheduled start.  False when the client
  * waits for its slot, or is done.
@@ -744,6 +797,8 @@ client_start_txn(struct thread *t, struct client *c, int64_t now)
 	c->txn_start_ns = now;
 	c->tries = 1;
 	c->txn_prng = c->vars.prng;
+	if (t->w->timed)
+		return client_event(t, c, now);
 	return t->w->rate > 0 ? client_throttle(t, c, now) : true;
 }
 
@@ -1296,7 +1351,13 @@ wake_sleepers(struct thread *t, int64_t now)
 					client_done(t, c);
 					continue;
 				}
-				record_lag(t, c, now);
+				if (t->w->timed)
+				{
+					record_event(t, c, now);
+					c->txn_start_ns = now; /* latency from its start */
+				}
+				else
+					record_lag(t, c, now);
 			}
 			else
 				c->cmd++;
@@ -1821,6 +1882,7 @@ thread_release(struct thread *t)
 	}
 	free(t->ss);
 	free(t->errs);
+	free(t->events);
 	free(t->class_counts);
 	free(t->sec_txns);
 	free(t->sec_failures);
@@ -1828,6 +1890,33 @@ thread_release(struct thread *t)
 	free(t->sec_lat_max_ns);
 	if (t->epfd >= 0)
 		close(t->epfd);
+}
+
+/* Add thread T's event occurrences into R: the earliest start of each. */
+static void
+merge_events(struct load_workload_result *r, const struct thread *t)
+{
+	for (int i = 0; i < t->nevents; i++)
+	{
+		const struct load_event *te = &t->events[i];
+		int k;
+
+		for (k = 0; k < r->nevents; k++)
+			if (r->events[k].seq == te->seq)
+				break;
+		if (k == r->nevents)
+		{
+			r->events = xrealloc(r->events, (size_t) (r->nevents + 1) *
+												sizeof(*r->events));
+			/* insertion keeps the occurrences in order */
+			for (k = r->nevents; k > 0 && r->events[k - 1].seq > te->seq; k--)
+				r->events[k] = r->events[k - 1];
+			r->events[k] = *te;
+			r->nevents++;
+		}
+		else if (te->actual_ns < r->events[k].actual_ns)
+			r->events[k].actual_ns = te->actual_ns;
+	}
 }
 
 /* Add thread T's errors by second into R, kept ordered by second. */
@@ -1959,6 +2048,7 @@ merge_results(struct engine *e, struct load_result *out)
 			if ((double) t->lag_max_ns / 1e6 > r->lag_max_ms)
 				r->lag_max_ms = (double) t->lag_max_ns / 1e6;
 			merge_errors(r, t);
+			merge_events(r, t);
 			merge_scripts(r, t);
 			if (t->aborted && r->aborted_clients == 0)
 				snprintf(r->first_error, sizeof(r->first_error), "%s",
@@ -2280,6 +2370,7 @@ load_result_release(struct load_result *r)
 		}
 		free(w->scripts);
 		free(w->errors);
+		free(w->events);
 		free(w->sec_txns);
 		free(w->sec_failures);
 		free(w->sec_lat_sum_ns);

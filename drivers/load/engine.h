@@ -111,6 +111,16 @@ struct load_workload
 	 * under a rate, a slot already that late is skipped, not run.  0: none.
 	 */
 	int64_t latency_limit_ns;
+	/*
+	 * A timed event (TIMED): each client of the workload runs the script
+	 * once at AT_NS from the window's start, and again every EVERY_NS (if
+	 * > 0) while before UNTIL_NS (if > 0, else the window's end).  Each
+	 * occurrence's actual start is recorded.
+	 */
+	bool timed;
+	int64_t at_ns;
+	int64_t every_ns;
+	int64_t until_ns;
 	/* NULL: every failure continues (roll back, go on), max_tries 1 */
 	const struct load_policy *policy;
 	/* variables given from outside the script (-D, variables:) */
@@ -178,6 +188,14 @@ struct load_failure_class
 	uint64_t count;
 };
 
+/* One occurrence of a timed event: planned and actual start. */
+struct load_event
+{
+	int seq;            /* 0, 1, ... */
+	int64_t planned_ns; /* from the window's start */
+	int64_t actual_ns;  /* when its first client began */
+};
+
 /* Errors of one class in one second of the window (every try counts). */
 struct load_error_second
 {
@@ -226,6 +244,8 @@ struct load_workload_result
 	int jobs;              /* as actually run */
 	struct load_script_result *scripts;
 	int nscripts;
+	struct load_event *events; /* a timed event's occurrences */
+	int nevents;
 };
 
 struct load_result

@@ -41,7 +41,8 @@ static const char *const variant_keys[] = {"server", "bindir", "target",
 static const char *const workload_keys[] = {
 	"target",    "protocol", "script",  "file",          "builtin",
 	"weight",    "scripts",  "clients", "jobs",          "transactions",
-	"max_tries", "on_error", "rate",    "latency_limit", NULL};
+	"max_tries", "on_error", "rate",    "latency_limit", "at",
+	"every",     "until",    NULL};
 static const char *const script_keys[] = {"script", "file", "builtin",
 										  "weight", NULL};
 static const char *const init_keys[] = {"pgbench", "sql", NULL};
@@ -1045,6 +1046,29 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		w->transactions = n;
 	}
 
+	if ((v = lookup(ld, node, "at")) != NULL)
+	{
+		if (parse_duration(ld, v, "at", true, &w->at_us) < 0)
+			return -1;
+		w->timed = true;
+		w->at_pos = pos_of(v);
+	}
+	if ((v = lookup(ld, node, "every")) != NULL)
+	{
+		if (!w->timed)
+			return fail(ld, v, "'every' %s needs 'at'", ctx);
+		if (parse_duration(ld, v, "every", false, &w->every_us) < 0)
+			return -1;
+	}
+	if ((v = lookup(ld, node, "until")) != NULL)
+	{
+		if (!w->timed)
+			return fail(ld, v, "'until' %s needs 'at'", ctx);
+		if (parse_duration(ld, v, "until", false, &w->until_us) < 0)
+			return -1;
+		if (w->until_us <= w->at_us)
+			return fail(ld, v, "'until' %s must come after 'at'", ctx);
+	}
 	if ((v = lookup(ld, node, "rate")) != NULL)
 	{
 		char *end;
@@ -1463,6 +1487,18 @@ load_root(struct loader *ld, yaml_node_t *root)
 	{
 		if (parse_duration(ld, v, "duration", false, &r->duration_us) < 0)
 			return -1;
+		for (int i = 0; i < r->nworkloads; i++)
+			if (r->workloads[i].timed &&
+				r->workloads[i].at_us >= r->duration_us)
+			{
+				error_set(ld->err, PGC_ERR_RECIPE,
+						  "'at' of workload '%s' is not inside the %g s "
+						  "duration",
+						  r->workloads[i].name, (double) r->duration_us / 1e6);
+				error_at(ld->err, ld->path, r->workloads[i].at_pos.line,
+						 r->workloads[i].at_pos.col, 1);
+				return -1;
+			}
 	}
 	else if (check_transactions(ld, root) < 0)
 		return -1;

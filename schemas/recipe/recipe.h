@@ -81,9 +81,14 @@ struct recipe_workload
 	int nscripts;
 	int clients; /* when not swept */
 	int jobs;
-	int64_t transactions;     /* per client, as pgbench -t; 0 = duration */
-	int max_tries;            /* pgbench's --max-tries; 0 = not given */
-	double rate;              /* pgbench's --rate, tps over the workload; 0 */
+	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
+	int max_tries;        /* pgbench's --max-tries; 0 = not given */
+	double rate;          /* pgbench's --rate, tps over the workload; 0 */
+	bool timed;           /* at: given: a timed event */
+	int64_t at_us;        /* starts at this second of the window */
+	int64_t every_us;     /* then again every so often; 0 = once */
+	int64_t until_us;     /* while before this; 0 = the window's end */
+	struct recipe_pos at_pos;
 	int64_t latency_limit_us; /* pgbench's --latency-limit; 0 = none */
 	struct recipe_rule *on_error;
 	int non_error;

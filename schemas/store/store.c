@@ -97,7 +97,13 @@ static const char *const migrations[] = {
 	 "ALTER TABLE point ADD COLUMN lag_avg_ms REAL;"
 	 "ALTER TABLE point ADD COLUMN lag_max_ms REAL;"
 	 "ALTER TABLE series ADD COLUMN failures_by_class TEXT;"
-	 "ALTER TABLE run ADD COLUMN script_files TEXT;"),
+	 "ALTER TABLE run ADD COLUMN script_files TEXT;"
+	 "CREATE TABLE event ("
+	 "  point_id INTEGER NOT NULL REFERENCES point (id) ON DELETE CASCADE,"
+	 "  seq INTEGER NOT NULL,"
+	 "  planned_s REAL NOT NULL,"
+	 "  actual_s REAL NOT NULL,"
+	 "  PRIMARY KEY (point_id, seq)) WITHOUT ROWID;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -469,6 +475,24 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	sqlite3_finalize(s);
 	sqlite3_finalize(ser);
 	s = ser = NULL;
+	if (p->nevents > 0 &&
+		sqlite3_prepare_v2(st->db,
+						   "INSERT INTO event (point_id, seq, planned_s, "
+						   "actual_s) VALUES (?,?,?,?)",
+						   -1, &s, NULL) != SQLITE_OK)
+		goto fail;
+	for (int k = 0; k < p->nevents; k++)
+	{
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, p->events[k].seq);
+		sqlite3_bind_double(s, 3, p->events[k].planned_s);
+		sqlite3_bind_double(s, 4, p->events[k].actual_s);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
 	if (exec_sql(st, "COMMIT", err) < 0)
 	{
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -931,6 +955,37 @@ store_get_scripts(struct store *st, int64_t point_id,
 	*nrows = n;
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "could not read the scripts of a point");
+	return 0;
+}
+
+int
+store_get_events(struct store *st, int64_t point_id,
+				 struct store_event_row **rows, int *nrows,
+				 struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(st->db,
+						   "SELECT seq, planned_s, actual_s FROM event"
+						   " WHERE point_id = ? ORDER BY seq",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read the events of a point");
+	sqlite3_bind_int64(s, 1, point_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		(*rows)[n].seq = sqlite3_column_int(s, 0);
+		(*rows)[n].planned_s = sqlite3_column_double(s, 1);
+		(*rows)[n].actual_s = sqlite3_column_double(s, 2);
+		n++;
+	}
+	sqlite3_finalize(s);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read the events of a point");
 	return 0;
 }
 

@@ -72,6 +72,14 @@ struct store_series_row
 	const char *failures_by_class; /* JSON object, or NULL: none */
 };
 
+/* One occurrence of a timed event: planned and actual start, seconds. */
+struct store_event_row
+{
+	int seq;
+	double planned_s;
+	double actual_s;
+};
+
 struct store_point
 {
 	const char *variant;
@@ -113,6 +121,8 @@ struct store_point
 	double lag_max_ms;
 	const struct store_series_row *series;
 	int nseries;
+	const struct store_event_row *events; /* a timed event's occurrences */
+	int nevents;
 };
 
 /* Insert a run with status 'running'; sets *run_id. */
@@ -255,6 +265,11 @@ int store_get_scripts(struct store *st, int64_t point_id,
 					  struct store_script_row **rows, int *nrows,
 					  struct pgc_error *err);
 void store_scripts_free(struct store_script_row *rows, int n);
+
+/* The occurrences of a timed event at a point (none for others). */
+int store_get_events(struct store *st, int64_t point_id,
+					 struct store_event_row **rows, int *nrows,
+					 struct pgc_error *err);
 
 /*
  * Which stored points a comparison takes: those of run RUN_ID (0: any),

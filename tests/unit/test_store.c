@@ -194,6 +194,7 @@ main(void)
 						 "ALTER TABLE point DROP COLUMN lag_max_ms;"
 						 "ALTER TABLE series DROP COLUMN failures_by_class;"
 						 "ALTER TABLE run DROP COLUMN script_files;"
+						 "DROP TABLE event;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A short standby recipe (seed 004 in small): select-only on the standby,
+# simple-update on the primary, a transaction held open on the primary
+# from second 8 for 6 s; one clock for all.  The run stores both series
+# aligned (same seconds), the event with its actual start, and show
+# prints the windows with the dip and the recovery.
+. "$(dirname "$0")/lib.sh"
+cat >"$TMP/standby.yaml" <<'YAML'
+recipe: standby_short
+topology: primary+standby
+standby: {hot_standby_feedback: on}
+init:
+  pgbench: {scale: 1}
+duration: 20s
+workloads:
+  writes: {target: primary, builtin: simple-update, clients: 2, jobs: 1}
+  reads: {target: standby, builtin: select-only, clients: 2, jobs: 1}
+  long_tx:
+    target: primary
+    at: 8s
+    script: |
+      BEGIN;
+      SELECT txid_current();
+      SELECT pg_sleep(6);
+      COMMIT;
+windows:
+  before: [2s, 8s]
+  during: [8s, 14s]
+  after: [15s, 20s]
+measure: reads.tps
+YAML
+"$PGCLIFF" run "$TMP/standby.yaml" >"$TMP/out" 2>"$TMP/err"
+check_eq "standby recipe exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "three workloads stored" "$(sql "SELECT group_concat(workload, ' ') FROM (SELECT workload FROM point WHERE run_id = $run ORDER BY workload)")" "long_tx reads writes"
+check_eq "both series on the same 20 seconds" \
+	"$(sql "SELECT group_concat(n, ' ') FROM (SELECT count(*) AS n FROM series s JOIN point p ON p.id = s.point_id WHERE p.run_id = $run AND p.workload IN ('reads', 'writes') GROUP BY p.workload)")" "20 20"
+check_eq "reads ran every second" "$(sql "SELECT min(s.transactions) > 0 FROM series s JOIN point p ON p.id = s.point_id WHERE p.run_id = $run AND p.workload = 'reads'")" 1
+ev=$(sql "SELECT planned_s || ' ' || (actual_s - planned_s < 1.0 AND actual_s >= planned_s) FROM event e JOIN point p ON p.id = e.point_id WHERE p.run_id = $run")
+check_eq "the event, planned at 8 s, started after it" "$ev" "8.0 1"
+grep -qE "^event 1: planned at 8.000 s, started at 8\.[0-9]+ s" "$TMP/out" || fail "event line"
+"$PGCLIFF" show "$run" --series >"$TMP/show"
+grep -qE "^  point [0-9]+ reads +2 clients:  before [0-9.]+  during [0-9.]+  after [0-9.]+  dip [0-9.]+" "$TMP/show" \
+	|| fail "windows in show: $(grep -A4 windows "$TMP/show")"
+grep -qE "^ +8 +[0-9]+ .*<- event 1 started at 8\.[0-9]+ s \(planned 8.000 s\)" "$TMP/show" || fail "event mark on the series"
+grep -q "long_tx .*before" "$TMP/show" && fail "windows shown for the event itself"
+finish
