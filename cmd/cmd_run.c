@@ -1889,6 +1889,50 @@ fill_workloads(const struct run_state *rs, struct target *t, int si,
 	}
 }
 
+/*
+ * The server-side samples of a point, with the plan step: commits, wait
+ * events, conflicts and replay lag per node and second.  ERR may be NULL
+ * (a point that failed: keep what there is, quietly).
+ */
+static int
+store_samples(struct run_state *rs, const struct load_point *lp,
+			  const struct load_result *res, int order, struct pgc_error *err)
+{
+	struct store_sample_row *rows =
+		xcalloc((size_t) res->nsamples + 1, sizeof(*rows));
+	char(*confl)[128] = xcalloc((size_t) res->nsamples + 1, sizeof(*confl));
+	struct pgc_error ignored;
+	int rc;
+
+	for (int i = 0; i < res->nsamples; i++)
+	{
+		const struct load_sample *sa = &res->samples[i];
+
+		snprintf(confl[i], sizeof(confl[i]),
+				 "{\"snapshot\": %" PRId64 ", \"lock\": %" PRId64
+				 ", \"bufferpin\": %" PRId64 ", \"deadlock\": %" PRId64
+				 ", \"tablespace\": %" PRId64 "}",
+				 sa->conflicts[0], sa->conflicts[1], sa->conflicts[2],
+				 sa->conflicts[3], sa->conflicts[4]);
+		rows[i].node = lp->nodes[sa->node].name;
+		rows[i].second = sa->second;
+		rows[i].ok = sa->ok;
+		rows[i].commits = sa->commits;
+		rows[i].conflicts = sa->ok ? confl[i] : NULL;
+		rows[i].standby = sa->standby;
+		rows[i].lag_bytes = sa->lag_bytes;
+		rows[i].lag_s = sa->lag_s;
+		rows[i].waits = sa->waits;
+		rows[i].query_ms = sa->query_ms;
+		rows[i].error = sa->error[0] ? sa->error : NULL;
+	}
+	rc = store_samples_add(rs->store, rs->run_id, order, rows, res->nsamples,
+						   err ? err : &ignored);
+	free(rows);
+	free(confl);
+	return err ? rc : 0;
+}
+
 /* debug() of a script: one line on stderr, as pgbench prints it. */
 static void
 on_debug(void *arg, const char *line)
@@ -1912,6 +1956,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		struct target *t = &rs->targets[st->variant];
 		struct load_point lp;
 		struct load_result res;
+		struct load_node nodes[2];
 		double secs;
 
 		if (cmd_interrupted)
@@ -1948,6 +1993,14 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.progress = on_progress;
 		lp.progress_arg = rs->recipe;
 		lp.debug = on_debug;
+		nodes[0].name = "primary";
+		nodes[0].conn_keywords = t->kw;
+		nodes[0].conn_values = t->val;
+		nodes[1].name = "standby";
+		nodes[1].conn_keywords = t->skw;
+		nodes[1].conn_values = t->sval;
+		lp.nodes = nodes;
+		lp.nnodes = r->topology == RECIPE_TOPO_PRIMARY_STANDBY ? 2 : 1;
 		lp.verbose_errors = o->verbose_errors;
 		lp.debug_sends = o->debug;
 		if (!o->quiet && !o->format_pgbench)
@@ -1962,7 +2015,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		if (load_run(&lp, &res, err) < 0)
 		{
 			if (res.w)
-				load_result_release(&res);
+				store_samples(rs, &lp, &res, order, NULL);
+			load_result_release(&res);
 			rc = -1;
 			break;
 		}
@@ -1988,6 +2042,8 @@ run_points(struct run_state *rs, struct pgc_error *err)
 				rs->aborted_clients += res.w[i].aborted_clients;
 			}
 		}
+		if (rc == 0)
+			rc = store_samples(rs, &lp, &res, order, err);
 		fflush(stdout);
 		load_result_release(&res);
 		if (rc == 0)

@@ -21,13 +21,15 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show one stored run: provenance, points, series",
 	.usage =
-		"usage: pgcliff show RUN [--series | --scripts] [--db PATH]\n"
+		"usage: pgcliff show RUN [--series] [--samples] [--scripts] [--db PATH]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
 		"percentiles (and, where there are, its retries, rate-limit figures,\n"
 		"scripts and statement latencies), and with --series the per-second\n"
-		"transaction counts.  --scripts prints the script files the run used,\n"
+		"transaction counts; with --samples the servers' own, per node and\n"
+		"second (commits, replay lag, wait events, recovery conflicts, and what\n"
+		"each sample cost).  --scripts prints the script files the run used,\n"
 		"as they were, each after a \"-- file: PATH\" line.\n",
 	.fn = show_fn,
 };
@@ -110,6 +112,90 @@ print_details(struct store *st, const struct store_point_row *p, int n,
 		}
 		store_scripts_free(sc, nsc);
 	}
+	return 0;
+}
+
+/* Add the counts of JSON object TEXT ({"a": 1, ...}) into NAMES/COUNTS. */
+static void
+add_waits(const char *text, char names[][64], int64_t *counts, int *n, int max)
+{
+	const char *p = text;
+
+	while (p && (p = strchr(p, '"')) != NULL)
+	{
+		const char *q = strchr(p + 1, '"');
+		char name[64];
+		int k;
+
+		if (q == NULL || (size_t) (q - p - 1) >= sizeof(name))
+			return;
+		snprintf(name, sizeof(name), "%.*s", (int) (q - p - 1), p + 1);
+		p = strchr(q, ':');
+		if (p == NULL)
+			return;
+		for (k = 0; k < *n; k++)
+			if (strcmp(names[k], name) == 0)
+				break;
+		if (k == *n && *n < max)
+			snprintf(names[(*n)++], 64, "%s", name);
+		if (k < max)
+			counts[k] += atoll(p + 1);
+		p = strchr(p, ',');
+	}
+}
+
+/* The plan step's samples of each node over each window: the top waits. */
+static int
+print_window_samples(struct store *st, int64_t run_id, int order_idx,
+					 const struct recipe *r, struct pgc_error *err)
+{
+	struct store_sample_row *sa = NULL;
+	int n = 0;
+
+	if (store_get_samples(st, run_id, order_idx, &sa, &n, err) < 0)
+		return -1;
+	for (int w = 0; w < r->nwindows; w++)
+		for (int i = 0; i < n; i++)
+		{
+			char names[32][64];
+			int64_t counts[32] = {0}, lagmax = 0, commits = 0;
+			int nn = 0, k;
+			const char *node = sa[i].node;
+
+			if (i > 0 && strcmp(sa[i - 1].node, node) == 0)
+				continue; /* once per node */
+			for (k = i; k < n && strcmp(sa[k].node, node) == 0; k++)
+				if (sa[k].second >= r->windows[w].start_s &&
+					sa[k].second < r->windows[w].end_s && sa[k].ok)
+				{
+					add_waits(sa[k].waits, names, counts, &nn, 32);
+					commits += sa[k].commits;
+					if (sa[k].lag_bytes > lagmax)
+						lagmax = sa[k].lag_bytes;
+				}
+			printf("    %-7s %-8s commits/s %.0f", r->windows[w].name, node,
+				   (double) commits /
+					   (r->windows[w].end_s - r->windows[w].start_s));
+			if (strcmp(node, "standby") == 0)
+				printf(", replay lag max %" PRId64 " bytes", lagmax);
+			printf(", waits:");
+			/* the three most seen, in sample-seconds */
+			for (int top = 0; top < 3; top++)
+			{
+				int best = -1;
+
+				for (int j = 0; j < nn; j++)
+					if (counts[j] > 0 &&
+						(best < 0 || counts[j] > counts[best]))
+						best = j;
+				if (best < 0)
+					break;
+				printf(" %s %" PRId64, names[best], counts[best]);
+				counts[best] = -counts[best];
+			}
+			putchar('\n');
+		}
+	store_samples_free(sa, n);
 	return 0;
 }
 
@@ -196,7 +282,56 @@ print_windows(struct store *st, const struct store_run_row *run,
 		free(tps);
 		free(rows);
 	}
+	for (int i = 0; i < n; i++)
+		if ((i == 0 || p[i - 1].order_idx != p[i].order_idx) &&
+			print_window_samples(st, run->id, p[i].order_idx, r, err) < 0)
+		{
+			recipe_free(r);
+			return -1;
+		}
 	recipe_free(r);
+	return 0;
+}
+
+/* show --samples: every sample of every plan step. */
+static int
+print_samples(struct store *st, int64_t run_id,
+			  const struct store_point_row *p, int np, struct pgc_error *err)
+{
+	for (int i = 0; i < np; i++)
+	{
+		struct store_sample_row *sa = NULL;
+		int n = 0;
+
+		if (i > 0 && p[i - 1].order_idx == p[i].order_idx)
+			continue;
+		if (store_get_samples(st, run_id, p[i].order_idx, &sa, &n, err) < 0)
+			return -1;
+		if (n > 0)
+			printf(
+				"\nsamples of plan step %d:\n%-8s %6s %8s %10s %8s %7s  %s\n",
+				p[i].order_idx, "node", "second", "commits", "lag bytes",
+				"lag s", "cost ms", "waits / conflicts");
+		for (int k = 0; k < n; k++)
+		{
+			if (!sa[k].ok)
+			{
+				printf("%-8s %6d  %s\n", sa[k].node, sa[k].second,
+					   sa[k].error ? sa[k].error : "no sample");
+				continue;
+			}
+			printf("%-8s %6d %8" PRId64, sa[k].node, sa[k].second,
+				   sa[k].commits);
+			if (sa[k].standby)
+				printf(" %10" PRId64 " %8.3f", sa[k].lag_bytes, sa[k].lag_s);
+			else
+				printf(" %10s %8s", "-", "-");
+			printf(" %7.2f  %s %s\n", sa[k].query_ms,
+				   sa[k].waits ? sa[k].waits : "",
+				   sa[k].conflicts ? sa[k].conflicts : "");
+		}
+		store_samples_free(sa, n);
+	}
 	return 0;
 }
 
@@ -206,12 +341,13 @@ show_fn(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"series", no_argument, NULL, 's'},
 		{"scripts", no_argument, NULL, 'f'},
+		{"samples", no_argument, NULL, 'm'},
 		{"db", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
 	char path[1024];
 	char *end;
-	bool series = false, scripts = false;
+	bool series = false, scripts = false, samples = false;
 	int ch, np = 0, nv = 0, rc = EXIT_OK;
 	int64_t id;
 	struct pgc_error err;
@@ -233,6 +369,9 @@ show_fn(int argc, char **argv)
 				break;
 			case 'f':
 				scripts = true;
+				break;
+			case 'm':
+				samples = true;
 				break;
 			case 'd':
 				db = optarg;
@@ -327,7 +466,8 @@ show_fn(int argc, char **argv)
 	{
 		print_points(points, np);
 		if (print_details(st, points, np, &err) < 0 ||
-			print_windows(st, &run, points, np, &err) < 0)
+			print_windows(st, &run, points, np, &err) < 0 ||
+			(samples && print_samples(st, run.id, points, np, &err) < 0))
 			rc = cmd_exit_code(&err);
 		if (series && rc == EXIT_OK)
 			for (int i = 0; i < np; i++)

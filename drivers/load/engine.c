@@ -2133,6 +2133,124 @@ report_progress(struct engine *e, int64_t now, struct progress_mark *mark,
 	free(w);
 }
 
+/* ---------------------------------------------------------- sampling */
+
+#define SAMPLE_SQL                                                            \
+	"SELECT (SELECT xact_commit FROM pg_stat_database"                        \
+	"         WHERE datname = current_database()),"                           \
+	" (SELECT json_object_agg(w, n) FROM (SELECT wait_event_type || ':' ||"   \
+	"   wait_event AS w, count(*) AS n FROM pg_stat_activity"                 \
+	"   WHERE wait_event IS NOT NULL AND backend_type = 'client backend'"     \
+	"   AND pid <> pg_backend_pid() GROUP BY 1) x),"                          \
+	" pg_is_in_recovery(),"                                                   \
+	" CASE WHEN pg_is_in_recovery() THEN pg_wal_lsn_diff("                    \
+	"   pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) END,"            \
+	" CASE WHEN pg_is_in_recovery() THEN extract(epoch FROM now() -"          \
+	"   pg_last_xact_replay_timestamp()) END,"                                \
+	" c.confl_snapshot, c.confl_lock, c.confl_bufferpin, c.confl_deadlock,"   \
+	" c.confl_tablespace FROM pg_stat_database_conflicts c"                   \
+	" WHERE c.datname = current_database()"
+
+struct sampler
+{
+	PGconn **conns;
+	int64_t *last_commits;
+	int64_t (*last_conflicts)[5];
+	bool *have_last;
+	struct load_sample *rows;
+	int nrows;
+	int cap;
+};
+
+static PGconn *
+sampler_connect(const struct load_node *n)
+{
+	PGconn *c = PQconnectdbParams(n->conn_keywords, n->conn_values, 0);
+
+	if (PQstatus(c) != CONNECTION_OK)
+	{
+		PQfinish(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * Sample every node for second SECOND (-1: the baseline at the window's
+ * start, not kept).  A node that does not answer gets a failed sample and
+ * a new connection next time.
+ */
+static void
+sample_nodes(const struct load_point *p, struct sampler *sm, int second)
+{
+	for (int i = 0; i < p->nnodes; i++)
+	{
+		int64_t t0 = clock_now_ns();
+		struct load_sample row;
+		PGresult *res = NULL;
+
+		memset(&row, 0, sizeof(row));
+		row.node = i;
+		row.second = second;
+		if (sm->conns[i] == NULL)
+			sm->conns[i] = sampler_connect(&p->nodes[i]);
+		if (sm->conns[i])
+			res = PQexec(sm->conns[i], SAMPLE_SQL);
+		if (res && PQresultStatus(res) == PGRES_TUPLES_OK &&
+			PQntuples(res) == 1)
+		{
+			int64_t commits = atoll(PQgetvalue(res, 0, 0));
+			int64_t confl[5];
+
+			for (int k = 0; k < 5; k++)
+				confl[k] = atoll(PQgetvalue(res, 0, 5 + k));
+			row.ok = sm->have_last[i];
+			row.commits = commits - sm->last_commits[i];
+			for (int k = 0; k < 5; k++)
+				row.conflicts[k] = confl[k] - sm->last_conflicts[i][k];
+			row.standby = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
+			row.lag_bytes = atoll(PQgetvalue(res, 0, 3));
+			row.lag_s =
+				PQgetisnull(res, 0, 4) ? -1 : atof(PQgetvalue(res, 0, 4));
+			row.waits =
+				xstrdup(PQgetisnull(res, 0, 1) ? "{}" : PQgetvalue(res, 0, 1));
+			sm->last_commits[i] = commits;
+			memcpy(sm->last_conflicts[i], confl, sizeof(confl));
+			sm->have_last[i] = true;
+			if (!row.ok && second >= 0)
+				snprintf(row.error, sizeof(row.error),
+						 "no earlier sample to count from");
+		}
+		else
+		{
+			snprintf(row.error, sizeof(row.error), "%s",
+					 sm->conns[i] ? PQerrorMessage(sm->conns[i])
+								  : "could not connect");
+			row.error[strcspn(row.error, "\n")] = '\0';
+			if (sm->conns[i] && PQstatus(sm->conns[i]) != CONNECTION_OK)
+			{
+				PQfinish(sm->conns[i]);
+				sm->conns[i] = NULL;
+			}
+			sm->have_last[i] = false;
+		}
+		PQclear(res);
+		row.query_ms = (double) (clock_now_ns() - t0) / 1e6;
+		if (second < 0)
+		{
+			free(row.waits);
+			continue;
+		}
+		if (sm->nrows == sm->cap)
+		{
+			sm->cap = sm->cap ? sm->cap * 2 : 64;
+			sm->rows =
+				xrealloc(sm->rows, (size_t) sm->cap * sizeof(*sm->rows));
+		}
+		sm->rows[sm->nrows++] = row;
+	}
+}
+
 /*
  * With e->mu held, wait until every started thread has finished setup
  * phase STEP, watching for an interrupt meanwhile.
@@ -2181,7 +2299,9 @@ load_run(const struct load_point *p, struct load_result *out,
 	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false;
 	struct progress_mark *mark;
-	int64_t last_ns;
+	int64_t last_ns, next_sample;
+	struct sampler sm;
+	int nodes;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -2291,6 +2411,19 @@ load_run(const struct load_point *p, struct load_result *out,
 
 	mark = xcalloc((size_t) p->nworkloads, sizeof(*mark));
 	last_ns = e.window_start_ns;
+	memset(&sm, 0, sizeof(sm));
+	nodes = e.txmode ? 0 : p->nnodes;
+	if (nodes > 0)
+	{
+		sm.conns = xcalloc((size_t) nodes, sizeof(PGconn *));
+		sm.last_commits = xcalloc((size_t) nodes, sizeof(int64_t));
+		sm.last_conflicts =
+			xcalloc((size_t) nodes, sizeof(*sm.last_conflicts));
+		sm.have_last = xcalloc((size_t) nodes, sizeof(bool));
+		for (int i = 0; i < nodes; i++)
+			sm.conns[i] = sampler_connect(&p->nodes[i]);
+	}
+	next_sample = e.window_start_ns;
 	next_progress = e.window_start_ns + (int64_t) p->progress_s * 1000000000;
 	while (!all_finished(&e))
 	{
@@ -2307,7 +2440,27 @@ load_run(const struct load_point *p, struct load_result *out,
 			report_progress(&e, now, mark, &last_ns);
 			next_progress += (int64_t) p->progress_s * 1000000000;
 		}
+		/* samples on the window's second boundaries: the first is the
+		 * baseline the counters of second 0 are taken from */
+		if (nodes > 0 && now >= next_sample &&
+			next_sample <= e.window_end_ns && !atomic_load(&e.stop))
+		{
+			int second =
+				(int) ((next_sample - e.window_start_ns) / 1000000000) - 1;
+
+			if (second < e.nseconds)
+				sample_nodes(p, &sm, second);
+			next_sample += 1000000000;
+		}
 	}
+	for (int i = 0; i < nodes; i++)
+		PQfinish(sm.conns[i]);
+	free(sm.conns);
+	free(sm.last_commits);
+	free(sm.last_conflicts);
+	free(sm.have_last);
+	out->samples = sm.rows;
+	out->nsamples = sm.nrows;
 	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
 	free(mark);
@@ -2377,6 +2530,9 @@ load_result_release(struct load_result *r)
 		free(w->sec_lat_max_ns);
 	}
 	free(r->w);
+	for (int i = 0; i < r->nsamples; i++)
+		free(r->samples[i].waits);
+	free(r->samples);
 	memset(r, 0, sizeof(*r));
 }
 

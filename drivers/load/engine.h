@@ -128,6 +128,37 @@ struct load_workload
 	int ndefines;
 };
 
+/*
+ * A server to sample once a second during the window, on its own
+ * connection: commits, wait events of client backends, recovery-conflict
+ * counters, and on a standby the replay lag.
+ */
+struct load_node
+{
+	const char *name; /* "primary", "standby" */
+	const char *const *conn_keywords;
+	const char *const *conn_values;
+};
+
+/*
+ * One sample of one node, for second SECOND of the window: the counters'
+ * changes over that second and what was seen at its end.
+ */
+struct load_sample
+{
+	int node;
+	int second;
+	bool ok;              /* false: the node did not answer (error says why) */
+	int64_t commits;      /* xact_commit of the database, over the second */
+	int64_t conflicts[5]; /* snapshot, lock, bufferpin, deadlock, tablespace */
+	bool standby;
+	int64_t lag_bytes; /* received but not replayed WAL */
+	double lag_s;      /* since the last replayed commit's timestamp */
+	char *waits;       /* JSON {"LWLock:ProcArray": 3, ...} */
+	double query_ms;   /* what taking the sample cost */
+	char error[160];
+};
+
 /* A progress report, given to the callback from the calling thread. */
 struct load_progress_wl
 {
@@ -173,6 +204,9 @@ struct load_point
 	 */
 	bool verbose_errors;
 	bool debug_sends;
+	/* servers to sample every second of the window (not with -t) */
+	const struct load_node *nodes;
+	int nnodes;
 	/* where debug() writes, from worker threads; NULL = nowhere */
 	script_debug_fn debug;
 	void *debug_arg;
@@ -255,6 +289,8 @@ struct load_result
 	double conn_ms;    /* all connections of the point open */
 	double prepare_ms; /* then all statements prepared (prepared only) */
 	int64_t window_ns; /* the window actually measured */
+	struct load_sample *samples; /* per node and second */
+	int nsamples;
 	bool interrupted;
 };
 

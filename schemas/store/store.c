@@ -103,7 +103,17 @@ static const char *const migrations[] = {
 	 "  seq INTEGER NOT NULL,"
 	 "  planned_s REAL NOT NULL,"
 	 "  actual_s REAL NOT NULL,"
-	 "  PRIMARY KEY (point_id, seq)) WITHOUT ROWID;"),
+	 "  PRIMARY KEY (point_id, seq)) WITHOUT ROWID;"
+	 "CREATE TABLE sample ("
+	 "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	 "  order_idx INTEGER NOT NULL,"
+	 "  node TEXT NOT NULL,"
+	 "  second INTEGER NOT NULL,"
+	 "  ok INTEGER NOT NULL,"
+	 "  commits INTEGER, conflicts TEXT, standby INTEGER,"
+	 "  lag_bytes INTEGER, lag_s REAL, waits TEXT,"
+	 "  query_ms REAL NOT NULL, error TEXT,"
+	 "  PRIMARY KEY (run_id, order_idx, node, second)) WITHOUT ROWID;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -956,6 +966,131 @@ store_get_scripts(struct store *st, int64_t point_id,
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "could not read the scripts of a point");
 	return 0;
+}
+
+int
+store_samples_add(struct store *st, int64_t run_id, int order_idx,
+				  const struct store_sample_row *rows, int n,
+				  struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+
+	if (n == 0)
+		return 0;
+	if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO sample (run_id, order_idx, node, second, ok, commits,"
+			" conflicts, standby, lag_bytes, lag_s, waits, query_ms, error)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		goto fail;
+	for (int i = 0; i < n; i++)
+	{
+		const struct store_sample_row *r = &rows[i];
+
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_int(s, 2, order_idx);
+		bind_text(s, 3, r->node);
+		sqlite3_bind_int(s, 4, r->second);
+		sqlite3_bind_int(s, 5, r->ok);
+		sqlite3_bind_int64(s, 6, r->commits);
+		bind_text(s, 7, r->conflicts);
+		sqlite3_bind_int(s, 8, r->standby);
+		if (r->standby)
+		{
+			sqlite3_bind_int64(s, 9, r->lag_bytes);
+			if (r->lag_s >= 0)
+				sqlite3_bind_double(s, 10, r->lag_s);
+			else
+				sqlite3_bind_null(s, 10);
+		}
+		else
+		{
+			sqlite3_bind_null(s, 9);
+			sqlite3_bind_null(s, 10);
+		}
+		bind_text(s, 11, r->waits);
+		sqlite3_bind_double(s, 12, r->query_ms);
+		bind_text(s, 13, r->error);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (exec_sql(st, "COMMIT", err) < 0)
+	{
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the samples");
+	sqlite3_finalize(s);
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+store_get_samples(struct store *st, int64_t run_id, int order_idx,
+				  struct store_sample_row **rows, int *nrows,
+				  struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int n = 0, rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (sqlite3_prepare_v2(st->db,
+						   "SELECT node, second, ok, commits, conflicts,"
+						   " standby, lag_bytes, lag_s, waits, query_ms, error"
+						   " FROM sample WHERE run_id = ? AND order_idx = ?"
+						   " ORDER BY node, second",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not read the samples");
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int(s, 2, order_idx);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		struct store_sample_row *r;
+
+		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
+		r = &(*rows)[n++];
+		r->node = col_text(s, 0);
+		r->second = sqlite3_column_int(s, 1);
+		r->ok = sqlite3_column_int(s, 2) != 0;
+		r->commits = sqlite3_column_int64(s, 3);
+		r->conflicts = col_text(s, 4);
+		r->standby = sqlite3_column_int(s, 5) != 0;
+		r->lag_bytes = sqlite3_column_int64(s, 6);
+		r->lag_s = sqlite3_column_type(s, 7) == SQLITE_NULL
+					   ? -1
+					   : sqlite3_column_double(s, 7);
+		r->waits = col_text(s, 8);
+		r->query_ms = sqlite3_column_double(s, 9);
+		r->error = col_text(s, 10);
+	}
+	sqlite3_finalize(s);
+	*nrows = n;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "could not read the samples");
+	return 0;
+}
+
+void
+store_samples_free(struct store_sample_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free((char *) rows[i].node);
+		free((char *) rows[i].conflicts);
+		free((char *) rows[i].waits);
+		free((char *) rows[i].error);
+	}
+	free(rows);
 }
 
 int

@@ -72,6 +72,22 @@ struct store_series_row
 	const char *failures_by_class; /* JSON object, or NULL: none */
 };
 
+/* A server-side sample of one node for one second of a point's window. */
+struct store_sample_row
+{
+	const char *node;
+	int second;
+	bool ok;
+	int64_t commits;
+	const char *conflicts; /* JSON deltas {"snapshot": 0, ...} */
+	bool standby;
+	int64_t lag_bytes;
+	double lag_s;      /* < 0: unknown */
+	const char *waits; /* JSON {"LWLock:ProcArray": 3} */
+	double query_ms;
+	const char *error; /* or NULL */
+};
+
 /* One occurrence of a timed event: planned and actual start, seconds. */
 struct store_event_row
 {
@@ -265,6 +281,16 @@ int store_get_scripts(struct store *st, int64_t point_id,
 					  struct store_script_row **rows, int *nrows,
 					  struct pgc_error *err);
 void store_scripts_free(struct store_script_row *rows, int n);
+
+/* The samples of the point measured at plan step ORDER_IDX of a run. */
+int store_samples_add(struct store *st, int64_t run_id, int order_idx,
+					  const struct store_sample_row *rows, int n,
+					  struct pgc_error *err);
+/* Read them back (strings owned by the rows; free with the function below). */
+int store_get_samples(struct store *st, int64_t run_id, int order_idx,
+					  struct store_sample_row **rows, int *nrows,
+					  struct pgc_error *err);
+void store_samples_free(struct store_sample_row *rows, int n);
 
 /* The occurrences of a timed event at a point (none for others). */
 int store_get_events(struct store *st, int64_t point_id,

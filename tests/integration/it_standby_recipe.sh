@@ -44,4 +44,14 @@ grep -qE "^  point [0-9]+ reads +2 clients:  before [0-9.]+  during [0-9.]+  aft
 	|| fail "windows in show: $(grep -A4 windows "$TMP/show")"
 grep -qE "^ +8 +[0-9]+ .*<- event 1 started at 8\.[0-9]+ s \(planned 8.000 s\)" "$TMP/show" || fail "event mark on the series"
 grep -q "long_tx .*before" "$TMP/show" && fail "windows shown for the event itself"
+# server-side samples: every second of both nodes, the standby's replay lag
+check_eq "a sample per node and second" \
+	"$(sql "SELECT group_concat(node || ':' || n, ' ') FROM (SELECT node, count(*) AS n FROM sample WHERE run_id = $run GROUP BY node ORDER BY node)")" \
+	"primary:20 standby:20"
+check_eq "the standby's samples say standby, with a lag" \
+	"$(sql "SELECT min(standby) = 1 AND min(lag_bytes) >= 0 FROM sample WHERE run_id = $run AND node = 'standby' AND ok")" 1
+check_eq "wait events counted" \
+	"$(sql "SELECT count(*) > 0 FROM sample WHERE run_id = $run AND node = 'primary' AND waits LIKE '%Timeout:PgSleep%'")" 1
+grep -qE "^    during  standby  commits/s [0-9]+, replay lag max [0-9]+ bytes, waits:" "$TMP/show" \
+	|| fail "window samples in show: $(grep -A8 '^windows' "$TMP/show")"
 finish

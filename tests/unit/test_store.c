@@ -195,6 +195,7 @@ main(void)
 						 "ALTER TABLE series DROP COLUMN failures_by_class;"
 						 "ALTER TABLE run DROP COLUMN script_files;"
 						 "DROP TABLE event;"
+						 "DROP TABLE sample;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
