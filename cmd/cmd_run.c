@@ -2169,6 +2169,7 @@ make_policy(const struct run_opts *o, const struct recipe_workload *w,
 	pol->deadlock = pol->serialization;
 	pol->recovery_conflict = LOAD_CONTINUE;
 	pol->other = LOAD_CONTINUE;
+	pol->connection = LOAD_ABORT_CLIENT;
 	for (int i = 0; i < w->non_error; i++)
 	{
 		const struct recipe_rule *r = &w->on_error[i];
@@ -2182,6 +2183,8 @@ make_policy(const struct run_opts *o, const struct recipe_workload *w,
 			pol->recovery_conflict = a;
 		else if (strcmp(r->key, "other") == 0)
 			pol->other = a;
+		else if (strcmp(r->key, "connection") == 0)
+			pol->connection = a;
 		else
 		{
 			snprintf(rules[n].sqlstate, sizeof(rules[n].sqlstate), "%s",

@@ -298,6 +298,16 @@ client_lost(struct thread *t, struct client *c)
 	snprintf(buf, sizeof(buf), "aborted: %s",
 			 msg[0] ? msg : "connection lost");
 	client_abort(t, c, buf);
+	if (t->w->policy && t->w->policy->connection == LOAD_ABORT_RUN)
+	{
+		struct pgc_error err;
+
+		error_set(&err, PGC_ERR_ABORTED,
+				  "workload '%s', client %d lost its connection (the policy "
+				  "aborts the run): %s",
+				  t->w->name, c->id, msg[0] ? msg : "connection lost");
+		engine_fail(t->e, &err);
+	}
 }
 
 /* After a send: if libpq could not flush everything, wait for EPOLLOUT. */
@@ -471,8 +481,14 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	}
 }
 
-static const struct load_policy default_policy = {
-	1, LOAD_CONTINUE, LOAD_CONTINUE, LOAD_CONTINUE, LOAD_CONTINUE, NULL, 0};
+static const struct load_policy default_policy = {1,
+												  LOAD_CONTINUE,
+												  LOAD_CONTINUE,
+												  LOAD_CONTINUE,
+												  LOAD_CONTINUE,
+												  LOAD_ABORT_CLIENT,
+												  NULL,
+												  0};
 
 static const struct load_policy *
 policy_of(const struct thread *t)

@@ -72,6 +72,9 @@ struct load_policy
 	enum load_action deadlock;
 	enum load_action recovery_conflict;
 	enum load_action other;
+	/* a lost connection: LOAD_ABORT_CLIENT (the default; the point goes
+	 * on with the others) or LOAD_ABORT_RUN */
+	enum load_action connection;
 	const struct load_rule *rules;
 	int nrules;
 };

@@ -906,7 +906,8 @@ static bool
 error_key_ok(const char *k)
 {
 	static const char *const named[] = {"serialization", "deadlock",
-										"recovery_conflict", "other"};
+										"recovery_conflict", "other",
+										"connection"};
 	size_t n = strlen(k);
 
 	for (size_t i = 0; i < lengthof(named); i++)
@@ -946,7 +947,8 @@ parse_on_error(struct loader *ld, const yaml_node_t *node,
 		{
 			fail(ld, k, "unknown error class \"%s\" in 'on_error'", scalar(k));
 			error_hint(ld->err,
-					   "serialization, deadlock, recovery_conflict, other, a "
+					   "serialization, deadlock, recovery_conflict, other, "
+					   "connection, a "
 					   "SQLSTATE such as \"23505\" or a class such as \"23\"");
 			return -1;
 		}
@@ -963,6 +965,18 @@ parse_on_error(struct loader *ld, const yaml_node_t *node,
 			else
 				error_hint(ld->err,
 						   "retry, continue, abort_client or abort_run");
+			return -1;
+		}
+		if (strcmp(scalar(k), "connection") == 0 &&
+			strcmp(scalar(v), "abort_client") != 0 &&
+			strcmp(scalar(v), "abort_run") != 0)
+		{
+			fail(ld, v,
+				 "a lost connection can abort the client or the run, "
+				 "not \"%s\"",
+				 scalar(v));
+			error_hint(ld->err, "connection: abort_client (the default) or "
+								"abort_run");
 			return -1;
 		}
 		rule = &w->on_error[w->non_error++];

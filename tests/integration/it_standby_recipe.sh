@@ -54,4 +54,17 @@ check_eq "wait events counted" \
 	"$(sql "SELECT count(*) > 0 FROM sample WHERE run_id = $run AND node = 'primary' AND waits LIKE '%Timeout:PgSleep%'")" 1
 grep -qE "^    during  standby  commits/s [0-9]+, replay lag max [0-9]+ bytes, waits:" "$TMP/show" \
 	|| fail "window samples in show: $(grep -A8 '^windows' "$TMP/show")"
+# the same recipe on an external pair given by conninfo
+helper=$(dirname "$PGCLIFF")/tests/cluster_helper
+coproc HELPER { exec "$helper" --standby hot_standby_feedback=on; }
+read -r psock user _ <&"${HELPER[0]}" || fail "primary did not start"
+read -r ssock _ _ <&"${HELPER[0]}" || fail "standby did not start"
+"$PGCLIFF" run "$TMP/standby.yaml" --target "primary=host=$psock user=$user dbname=postgres" \
+	--target "standby=host=$ssock user=$user dbname=postgres" >"$TMP/out2" 2>"$TMP/err2"
+check_eq "external pair, same recipe: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "external pair: reads and writes stored, both nodes sampled" \
+	"$(sql "SELECT (SELECT count(*) FROM point WHERE run_id = $run AND transactions > 0) || ' ' || (SELECT count(DISTINCT node) FROM sample WHERE run_id = $run)")" "3 2"
+exec {HELPER[1]}>&-
+wait "$HELPER_PID"
 finish
