@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <libpq-fe.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "hist.h"
 #include "pginit.h"
 #include "recipe.h"
+#include "compare.h"
 #include "report.h"
 #include "store.h"
 #include "variants.h"
@@ -1638,6 +1640,54 @@ error_json(const struct load_workload_result *res, int sec, char **text)
 }
 
 /*
+ * The recipe's windows over a workload's per-second series: tps in each,
+ * and on "during" the dip against "before" and the recovery time (as
+ * compare and show compute them).  None for a timed event.
+ */
+static int
+window_rows(const struct recipe *r, const struct load_workload *w,
+			const struct load_workload_result *res,
+			struct store_window_row *out)
+{
+	double *tps, before = NAN;
+	int n = 0, during = -1;
+
+	if (w->timed || r->nwindows == 0)
+		return 0;
+	tps = xcalloc((size_t) res->nseconds + 1, sizeof(double));
+	for (int s = 0; s < res->nseconds; s++)
+		tps[s] = (double) res->sec_txns[s];
+	for (int k = 0; k < r->nwindows; k++)
+	{
+		const struct recipe_window *rw = &r->windows[k];
+		double sum = 0;
+
+		if (rw->end_s > res->nseconds)
+			continue; /* -T shorter than the recipe: not measured */
+		for (int s = rw->start_s; s < rw->end_s; s++)
+			sum += tps[s];
+		out[n].name = rw->name;
+		out[n].start_s = rw->start_s;
+		out[n].end_s = rw->end_s;
+		out[n].tps = sum / (rw->end_s - rw->start_s);
+		if (strcmp(rw->name, "before") == 0)
+			before = out[n].tps;
+		if (strcmp(rw->name, "during") == 0)
+			during = n;
+		n++;
+	}
+	if (during >= 0 && !isnan(before) && before > 0)
+	{
+		out[during].has_dip = true;
+		out[during].dip = out[during].tps / before;
+		out[during].recovery_s = cmp_recovery_seconds(
+			tps, res->nseconds, out[during].end_s, before);
+	}
+	free(tps);
+	return n;
+}
+
+/*
  * The per-script figures of a workload as stored: a JSON array, one object
  * per script, with its statements when they were timed (-r).
  */
@@ -1705,6 +1755,9 @@ store_point(struct run_state *rs, const char *variant,
 	char **err_texts = xcalloc((size_t) res->nseconds, sizeof(char *));
 	struct store_event_row *events =
 		xcalloc((size_t) res->nevents + 1, sizeof(*events));
+	struct store_window_row *windows =
+		xcalloc((size_t) rs->recipe->nwindows + 1, sizeof(*windows));
+	int nwin;
 	const struct hist *h = res->latency;
 	int rc;
 
@@ -1771,6 +1824,9 @@ store_point(struct run_state *rs, const char *variant,
 	sp.lag_max_ms = res->lag_max_ms;
 	sp.events = events;
 	sp.nevents = res->nevents;
+	nwin = window_rows(rs->recipe, w, res, windows);
+	sp.windows = windows;
+	sp.nwindows = nwin;
 	sp.series = series;
 	sp.nseries = res->nseconds;
 	rc = store_point_add(rs->store, rs->run_id, &sp, NULL, err);
@@ -1795,6 +1851,7 @@ store_point(struct run_state *rs, const char *variant,
 		free(err_texts[s]);
 	free(err_texts);
 	free(events);
+	free(windows);
 	free(series);
 	return rc;
 }

@@ -104,6 +104,11 @@ static const char *const migrations[] = {
 	 "  planned_s REAL NOT NULL,"
 	 "  actual_s REAL NOT NULL,"
 	 "  PRIMARY KEY (point_id, seq)) WITHOUT ROWID;"
+	 "CREATE TABLE window_stat ("
+	 "  point_id INTEGER NOT NULL REFERENCES point (id) ON DELETE CASCADE,"
+	 "  name TEXT NOT NULL, start_s INTEGER NOT NULL, end_s INTEGER NOT NULL,"
+	 "  tps REAL NOT NULL, dip REAL, recovery_s REAL,"
+	 "  PRIMARY KEY (point_id, name)) WITHOUT ROWID;"
 	 "CREATE TABLE sample ("
 	 "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
 	 "  order_idx INTEGER NOT NULL,"
@@ -498,6 +503,38 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 		sqlite3_bind_int(s, 2, p->events[k].seq);
 		sqlite3_bind_double(s, 3, p->events[k].planned_s);
 		sqlite3_bind_double(s, 4, p->events[k].actual_s);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (p->nwindows > 0 &&
+		sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO window_stat (point_id, name, start_s,"
+			" end_s, tps, dip, recovery_s) VALUES (?,?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		goto fail;
+	for (int k = 0; k < p->nwindows; k++)
+	{
+		const struct store_window_row *w = &p->windows[k];
+
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, w->name);
+		sqlite3_bind_int(s, 3, w->start_s);
+		sqlite3_bind_int(s, 4, w->end_s);
+		sqlite3_bind_double(s, 5, w->tps);
+		if (w->has_dip)
+		{
+			sqlite3_bind_double(s, 6, w->dip);
+			sqlite3_bind_double(s, 7, w->recovery_s);
+		}
+		else
+		{
+			sqlite3_bind_null(s, 6);
+			sqlite3_bind_null(s, 7);
+		}
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto fail;
 	}

@@ -88,6 +88,21 @@ struct store_sample_row
 	const char *error; /* or NULL */
 };
 
+/*
+ * A window of a point: its tps, and on "during" (with "before") the dip
+ * and the recovery time (< 0: not within the run).
+ */
+struct store_window_row
+{
+	const char *name;
+	int start_s;
+	int end_s;
+	double tps;
+	bool has_dip;
+	double dip;
+	double recovery_s;
+};
+
 /* One occurrence of a timed event: planned and actual start, seconds. */
 struct store_event_row
 {
@@ -139,6 +154,8 @@ struct store_point
 	int nseries;
 	const struct store_event_row *events; /* a timed event's occurrences */
 	int nevents;
+	const struct store_window_row *windows; /* the recipe's windows */
+	int nwindows;
 };
 
 /* Insert a run with status 'running'; sets *run_id. */

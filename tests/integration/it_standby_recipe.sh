@@ -44,6 +44,10 @@ grep -qE "^  point [0-9]+ reads +2 clients:  before [0-9.]+  during [0-9.]+  aft
 	|| fail "windows in show: $(grep -A4 windows "$TMP/show")"
 grep -qE "^ +8 +[0-9]+ .*<- event 1 started at 8\.[0-9]+ s \(planned 8.000 s\)" "$TMP/show" || fail "event mark on the series"
 grep -q "long_tx .*before" "$TMP/show" && fail "windows shown for the event itself"
+# the window figures are stored with the points (not the event's)
+check_eq "windows stored, a dip on during" \
+	"$(sql "SELECT group_concat(x, ' ') FROM (SELECT p.workload || ':' || w.name || ':' || (w.dip IS NOT NULL) AS x FROM window_stat w JOIN point p ON p.id = w.point_id WHERE p.run_id = $run ORDER BY p.workload, w.name)")" \
+	"$(echo reads:after:0 reads:before:0 reads:during:1 writes:after:0 writes:before:0 writes:during:1)"
 # server-side samples: every second of both nodes, the standby's replay lag
 check_eq "a sample per node and second" \
 	"$(sql "SELECT group_concat(node || ':' || n, ' ') FROM (SELECT node, count(*) AS n FROM sample WHERE run_id = $run GROUP BY node ORDER BY node)")" \

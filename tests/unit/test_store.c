@@ -196,6 +196,7 @@ main(void)
 						 "ALTER TABLE run DROP COLUMN script_files;"
 						 "DROP TABLE event;"
 						 "DROP TABLE sample;"
+						 "DROP TABLE window_stat;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
