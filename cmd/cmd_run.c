@@ -1108,32 +1108,8 @@ external_standby(struct run_state *rs, struct target *t, struct pgc_error *err)
 static int
 wait_standby(const struct target *t, struct pgc_error *err)
 {
-	char *lsn = query_one(t->kw, t->val, "SELECT pg_current_wal_lsn()",
-						  "primary", err);
-	char sql[160];
-	int64_t deadline = clock_now_ns() + (int64_t) 120 * 1000000000;
-
-	if (lsn == NULL)
-		return -1;
-	snprintf(sql, sizeof(sql),
-			 "SELECT pg_last_wal_replay_lsn() >= '%s'::pg_lsn", lsn);
-	for (;;)
-	{
-		char *done = query_one(t->skw, t->sval, sql, "standby", err);
-		bool ok = done && strcmp(done, "t") == 0;
-
-		free(done);
-		if (ok || clock_now_ns() > deadline)
-		{
-			if (!ok)
-				error_set(err, PGC_ERR_UNAVAILABLE,
-						  "the standby did not replay up to %s within 120 s",
-						  lsn);
-			free(lsn);
-			return ok ? 0 : -1;
-		}
-		usleep(20000);
-	}
+	return cluster_wait_replay_params(t->kw, t->val, t->skw, t->sval, 120,
+									  err);
 }
 
 /* Create (initdb) and start the variant's managed server. */

@@ -475,17 +475,15 @@ fail:
 	return NULL;
 }
 
-/* The first value of a one-row query on C, or NULL (err filled). */
+/* The first value of a one-row query, or NULL (err filled). */
 static char *
-query_value(const struct cluster *c, const char *sql, struct pgc_error *err)
+query_value(const char *const *kw, const char *const *val, const char *sql,
+			struct pgc_error *err)
 {
-	const char *kw[8], *val[8];
-	PGconn *conn;
+	PGconn *conn = PQconnectdbParams(kw, val, 0);
 	PGresult *res;
 	char *out = NULL;
 
-	cluster_conn_params(c, kw, val, 8);
-	conn = PQconnectdbParams(kw, val, 0);
 	res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
 	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
 		!PQgetisnull(res, 0, 0))
@@ -505,11 +503,11 @@ query_value(const struct cluster *c, const char *sql, struct pgc_error *err)
 }
 
 int
-cluster_wait_replay(const struct cluster *primary,
-					const struct cluster *standby, int timeout_s,
-					struct pgc_error *err)
+cluster_wait_replay_params(const char *const *pkw, const char *const *pval,
+						   const char *const *skw, const char *const *sval,
+						   int timeout_s, struct pgc_error *err)
 {
-	char *lsn = query_value(primary, "SELECT pg_current_wal_lsn()", err);
+	char *lsn = query_value(pkw, pval, "SELECT pg_current_wal_lsn()", err);
 	char sql[160];
 	int64_t deadline = clock_now_ns() + (int64_t) timeout_s * 1000000000;
 
@@ -519,7 +517,7 @@ cluster_wait_replay(const struct cluster *primary,
 			 "SELECT pg_last_wal_replay_lsn() >= '%s'::pg_lsn", lsn);
 	for (;;)
 	{
-		char *done = query_value(standby, sql, err);
+		char *done = query_value(skw, sval, sql, err);
 		bool ok = done && strcmp(done, "t") == 0;
 
 		free(done);
@@ -538,6 +536,18 @@ cluster_wait_replay(const struct cluster *primary,
 		}
 		usleep(20000);
 	}
+}
+
+int
+cluster_wait_replay(const struct cluster *primary,
+					const struct cluster *standby, int timeout_s,
+					struct pgc_error *err)
+{
+	const char *pkw[8], *pval[8], *skw[8], *sval[8];
+
+	cluster_conn_params(primary, pkw, pval, 8);
+	cluster_conn_params(standby, skw, sval, 8);
+	return cluster_wait_replay_params(pkw, pval, skw, sval, timeout_s, err);
 }
 
 int

@@ -72,6 +72,11 @@ int cluster_wait_replay(const struct cluster *primary,
 						const struct cluster *standby, int timeout_s,
 						struct pgc_error *err);
 
+/* The same for any pair, managed or not, given by libpq parameters. */
+int cluster_wait_replay_params(const char *const *pkw, const char *const *pval,
+							   const char *const *skw, const char *const *sval,
+							   int timeout_s, struct pgc_error *err);
+
 /* Start the server and wait until it accepts connections. */
 int cluster_start(struct cluster *c, struct pgc_error *err);
 

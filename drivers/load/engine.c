@@ -1246,6 +1246,22 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 	return true;
 }
 
+/*
+ * The command the client waited for is over: after a failure, what the
+ * policy says (retry, roll back and go on, abort); else the next command.
+ */
+static void
+client_next_command(struct thread *t, struct client *c)
+{
+	if (!c->txn_failed)
+	{
+		c->cmd++;
+		client_advance(t, c);
+	}
+	else if (client_apply_policy(t, c))
+		client_after_error(t, c);
+}
+
 /* The command the client waited for is complete. */
 static void
 client_command_done(struct thread *t, struct client *c)
@@ -1277,16 +1293,7 @@ client_command_done(struct thread *t, struct client *c)
 		command_failed(t, c, "gset", "execution of meta-command failed", msg);
 		return;
 	}
-	if (c->txn_failed)
-	{
-		if (client_apply_policy(t, c))
-			client_after_error(t, c);
-	}
-	else
-	{
-		c->cmd++;
-		client_advance(t, c);
-	}
+	client_next_command(t, c);
 }
 
 static void
@@ -1325,16 +1332,7 @@ client_readable(struct thread *t, struct client *c)
 			PQexitPipelineMode(c->conn);
 			c->in_pipeline = false;
 			c->ending_pipeline = false;
-			if (c->txn_failed)
-			{
-				if (client_apply_policy(t, c))
-					client_after_error(t, c);
-			}
-			else
-			{
-				c->cmd++;
-				client_advance(t, c);
-			}
+			client_next_command(t, c);
 			return;
 		}
 		/*
