@@ -41,6 +41,7 @@ extern const struct cmd cmd_compare;
 extern const struct cmd cmd_gate;
 extern const struct cmd cmd_history;
 extern const struct cmd cmd_init;
+extern const struct cmd cmd_build;
 
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;
@@ -54,6 +55,9 @@ int cmd_exit_code(const struct pgc_error *err);
  * offending line with a caret, then detail and hint lines.
  */
 void cmd_print_error(const struct pgc_error *err);
+
+/* A progress callback of the libraries: LINE on stderr, flushed. */
+void cmd_progress_line(void *arg, const char *line);
 
 /* Print "pgcliff <verb>: " usage error + hint; returns EXIT_USAGE. */
 int cmd_usage_error(const struct cmd *c, const char *fmt, ...)

@@ -46,13 +46,6 @@ const struct cmd cmd_init = {
 	.fn = init_fn,
 };
 
-static void
-on_progress(void *arg, const char *line)
-{
-	(void) arg;
-	fprintf(stderr, "%s\n", line);
-}
-
 /* Build the steps from -I, -n and --foreign-keys, as pgbench does. */
 static void
 final_steps(char *out, size_t size, const char *given, bool no_vacuum,
@@ -181,7 +174,7 @@ init_fn(int argc, char **argv)
 	error_clear(&err);
 	if (pginit_check_steps(final, &err) < 0)
 		return cmd_usage_error(&cmd_init, "%s", err.message);
-	o.progress = on_progress;
+	o.progress = cmd_progress_line;
 	cmd_install_signals();
 	o.interrupt = &cmd_interrupted;
 

@@ -36,6 +36,14 @@ cmd_install_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+void
+cmd_progress_line(void *arg, const char *line)
+{
+	(void) arg;
+	fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
 int
 cmd_exit_code(const struct pgc_error *err)
 {

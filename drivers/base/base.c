@@ -4,6 +4,7 @@
  */
 #include "base.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -359,6 +360,17 @@ nearest_word(const char *word, const char *const *candidates)
 		}
 	}
 	return best_d <= limit ? best : NULL;
+}
+
+bool
+is_c_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char) *s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char) *s) || *s == '_'))
+			return false;
+	return true;
 }
 
 char *

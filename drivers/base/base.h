@@ -151,6 +151,9 @@ int edit_distance(const char *a, const char *b);
  */
 const char *nearest_word(const char *word, const char *const *candidates);
 
+/* Whether S is a C identifier: a letter or _, then letters, digits, _. */
+bool is_c_identifier(const char *s);
+
 /*
  * Read a whole regular file; caller frees.  NULL and err filled on failure
  * (also for devices and FIFOs, which could be read forever).
