@@ -100,7 +100,8 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 		   const int *sweep, int nsweep, int repeat, uint64_t seed)
 {
 	struct recipe_plan_step *steps;
-	int n = recipe_plan(nvars, nsweep ? nsweep : 1, repeat, seed, &steps);
+	int n = recipe_plan_for(r, nvars, nsweep ? nsweep : 1, nsweep > 0, repeat,
+							seed, &steps);
 	int64_t dur = r->duration_us + r->warmup_us;
 
 	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
@@ -109,19 +110,29 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 		   nsweep == 1 || nsweep == 0 ? "" : "s", repeat,
 		   repeat == 1 ? "" : "s", n, (double) dur / 1e6, seed);
 	printf("\nvariants:\n");
+	if (variants_need_source(vars, nvars))
+		printf("  (built from %s; pgcliff run builds what the cache lacks)\n",
+			   r->source ? r->source : "--source DIR");
 	for (int i = 0; i < nvars; i++)
 	{
 		struct strbuf g = STRBUF_INIT;
 
+		struct strbuf b = STRBUF_INIT;
+
 		variant_describe_gucs(&vars[i], &g);
-		printf("  %-12s %s%s%s%s%s\n", vars[i].name,
+		variant_describe_build(&vars[i], &b);
+		printf("  %-12s %s%s%s%s%s%s%s\n", vars[i].name,
 			   vars[i].target ? "external" : "managed",
 			   vars[i].bindir ? ", bindir " : "",
-			   vars[i].bindir ? vars[i].bindir : "", g.len ? ", server: " : "",
-			   g.len ? g.buf : "");
+			   vars[i].bindir ? vars[i].bindir : "",
+			   b.len ? ", built from source: " : "", b.buf ? b.buf : "",
+			   g.len ? ", server: " : "", g.len ? g.buf : "");
 		strbuf_release(&g);
+		strbuf_release(&b);
 	}
-	printf("\nworkloads:\n");
+	printf("\nworkloads (%s):\n", r->separately
+									  ? "measured separately, one point each"
+									  : "measured together, at once");
 	for (int i = 0; i < r->nworkloads; i++)
 		printf("  %-12s %s, %s\n", r->workloads[i].name,
 			   recipe_protocol_name(r->workloads[i].protocol),
@@ -140,7 +151,14 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 				   : "servers stay up for the whole run");
 	else
 		printf("\norder:\n");
-	for (int i = 0; i < n;)
+	for (int i = 0; r->separately && i < n; i++)
+		printf("  block %d  %-12s %-14s clients %d\n", steps[i].block + 1,
+			   vars[steps[i].variant].name,
+			   r->workloads[steps[i].workload].name,
+			   r->workloads[steps[i].workload].swept && nsweep
+				   ? sweep[steps[i].sweep]
+				   : r->workloads[steps[i].workload].clients);
+	for (int i = 0; !r->separately && i < n;)
 	{
 		int j = i;
 

@@ -73,9 +73,12 @@ const struct cmd cmd_run = {
 		"                          checked to be in recovery, streaming from it\n"
 		"      --variant NAME[:KEY=VALUE]\n"
 		"                          add or amend a server variant; KEY is bindir,\n"
-		"                          target or server.SETTING; NAME alone is the\n"
-		"                          recipe as it is: --variant base\n"
+		"                          target, server.SETTING, or for a build from\n"
+		"                          --source: define.MACRO, patch, configure,\n"
+		"                          build=source (the tree as it is); NAME alone\n"
+		"                          is the recipe as it is: --variant base\n"
 		"                          --variant slow:server.commit_delay=100\n"
+		"                          --variant locks64:define.NUM_XLOGINSERT_LOCKS=64\n"
 		"                          (with several variants the repeats run in\n"
 		"                          counterbalanced blocks: AB, BA, ...)\n"
 		"      --seed N            random seed for the scripts and the order of\n"
@@ -83,6 +86,10 @@ const struct cmd cmd_run = {
 		"                          pgbench's values for --random-seed=N\n"
 		"      --random-seed N|time|rand\n"
 		"                          the same, with pgbench's spelling\n"
+		"      --source DIR        the PostgreSQL source tree of variants with a\n"
+		"                          build (over the recipe's source:); what is\n"
+		"                          not in the build cache is built first\n"
+		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
 		"  -q, --quiet             no per-point summary lines\n"
 		"\n"
@@ -147,6 +154,8 @@ struct run_opts
 	int repeat;
 	const char *db;
 	const char *bindir;
+	const char *source;      /* --source: the tree build variants use */
+	const char *build_cache; /* --build-cache */
 	const char *os_user;
 	const char *target;         /* conninfo of the primary */
 	const char *standby_target; /* --target standby=CONNINFO */
@@ -308,6 +317,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"debug", no_argument, NULL, 'd'},
 		{"init-scale", required_argument, NULL, 11},
 		{"define", required_argument, NULL, 'D'},
+		{"source", required_argument, NULL, 15},
+		{"build-cache", required_argument, NULL, 16},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -508,6 +519,12 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 8:
 				o->keep_logs = true;
+				break;
+			case 15:
+				o->source = optarg;
+				break;
+			case 16:
+				o->build_cache = optarg;
 				break;
 			case 9:
 				o->variant_args =
@@ -1234,6 +1251,22 @@ create_target(struct run_state *rs, struct target *t, struct pgc_error *err)
 	free(gucs);
 	t->sv.kind = "managed";
 	t->sv.bindir = cluster_bindir(t->cluster);
+	if (v->build)
+	{
+		struct strbuf d = STRBUF_INIT;
+
+		strbuf_addch(&d, '{');
+		for (int i = 0; i < v->ndefines; i++)
+		{
+			strbuf_addstr(&d, i ? ", " : "");
+			strbuf_add_json_str(&d, v->defines[i].name);
+			strbuf_addstr(&d, ": ");
+			strbuf_add_json_str(&d, v->defines[i].value);
+		}
+		strbuf_addch(&d, '}');
+		t->sv.defines = strbuf_detach(&d);
+		t->sv.build = v->build_json;
+	}
 	return 0;
 }
 
@@ -1391,6 +1424,11 @@ plan_json(const struct run_state *rs, const int *sweep, int nsweep)
 		strbuf_add_json_str(&sb, rs->vars[st->variant].name);
 		if (nsweep)
 			strbuf_addf(&sb, ", \"clients\": %d", sweep[st->sweep]);
+		if (st->workload >= 0)
+		{
+			strbuf_addstr(&sb, ", \"workload\": ");
+			strbuf_add_json_str(&sb, rs->recipe->workloads[st->workload].name);
+		}
 		strbuf_addch(&sb, '}');
 	}
 	strbuf_addstr(&sb, "]}");
@@ -1981,7 +2019,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 	const struct run_opts *o = &rs->o;
 	int repeat = o->repeat ? o->repeat : r->repeat;
 	struct load_workload *wl = xcalloc((size_t) r->nworkloads, sizeof(*wl));
-	int rc = 0;
+	int rc = 0, nw;
 
 	for (int order = 0; order < rs->nplan && rc == 0; order++)
 	{
@@ -2005,6 +2043,13 @@ run_points(struct run_state *rs, struct pgc_error *err)
 			break;
 		}
 		fill_workloads(rs, t, st->sweep, wl);
+		nw = r->nworkloads;
+		if (st->workload >= 0)
+		{
+			/* run_workloads: separately: this point measures one */
+			wl[0] = wl[st->workload];
+			nw = 1;
+		}
 		if (run_sql_list(t, r->reset, r->nreset, "reset", err) < 0 ||
 			(r->topology == RECIPE_TOPO_PRIMARY_STANDBY &&
 			 wait_standby(t, err) < 0))
@@ -2014,7 +2059,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		}
 		memset(&lp, 0, sizeof(lp));
 		lp.workloads = wl;
-		lp.nworkloads = r->nworkloads;
+		lp.nworkloads = nw;
 		lp.warmup_ns = (o->warmup_set ? o->warmup_us : r->warmup_us) * 1000;
 		lp.duration_ns =
 			(o->duration_us ? o->duration_us : r->duration_us) * 1000;
@@ -2038,11 +2083,15 @@ run_points(struct run_state *rs, struct pgc_error *err)
 		lp.debug_sends = o->debug;
 		if (!o->quiet && !o->format_pgbench)
 		{
-			printf("%spoint %d of %d: %s%s%sclients %d, repeat %d of %d\n",
+			printf("%spoint %d of %d: %s%s%s%s%s%sclients %d, repeat %d of "
+				   "%d\n",
 				   order ? "\n" : "", order + 1, rs->nplan,
 				   rs->nvars > 1 ? "variant " : "",
 				   rs->nvars > 1 ? t->v->name : "", rs->nvars > 1 ? ", " : "",
-				   wl[0].clients, st->block + 1, repeat);
+				   st->workload >= 0 ? "workload " : "",
+				   st->workload >= 0 ? wl[0].name : "",
+				   st->workload >= 0 ? ", " : "", wl[0].clients, st->block + 1,
+				   repeat);
 			fflush(stdout);
 		}
 		if (load_run(&lp, &res, err) < 0)
@@ -2058,7 +2107,7 @@ run_points(struct run_state *rs, struct pgc_error *err)
 									  : (double) lp.duration_ns / 1e9;
 		if (secs <= 0)
 			secs = 1e-9;
-		for (int i = 0; i < r->nworkloads && rc == 0; i++)
+		for (int i = 0; i < nw && rc == 0; i++)
 		{
 			if (!o->quiet)
 				print_summary(rs, t, &wl[i], &res.w[i], &res, secs);
@@ -2252,6 +2301,39 @@ script_files_text(const struct recipe *r)
 	return b.len ? strbuf_detach(&b) : (strbuf_release(&b), NULL);
 }
 
+/*
+ * Build what the variants with a build: need, from --source or the
+ * recipe's source:, before any server starts: one progress line per step.
+ */
+static int
+build_variants(struct run_state *rs, struct pgc_error *err)
+{
+	const char *source = rs->o.source ? rs->o.source : rs->recipe->source;
+	struct build_options bo;
+
+	if (!variants_need_source(rs->vars, rs->nvars))
+		return 0;
+	if (source == NULL)
+	{
+		for (int i = 0; i < rs->nvars; i++)
+			if (rs->vars[i].build)
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "variant '%s' is built from source, but no source "
+						  "tree is given",
+						  rs->vars[i].name);
+				break;
+			}
+		error_hint(err, "give --source DIR, or source: in the recipe");
+		return -1;
+	}
+	memset(&bo, 0, sizeof(bo));
+	bo.cache_dir = rs->o.build_cache;
+	bo.progress = cmd_progress_line;
+	bo.interrupted = &cmd_interrupted;
+	return variants_build(rs->vars, rs->nvars, source, &bo, err);
+}
+
 /* The engine's view of each workload's scripts and weights. */
 static void
 collect_scripts(struct run_state *rs)
@@ -2401,8 +2483,8 @@ run_fn(int argc, char **argv)
 		rs.targets[i].v = &rs.vars[i];
 	sweep = sweep_of(rs.recipe, &rs.o, &nsweep);
 	repeat = rs.o.repeat ? rs.o.repeat : rs.recipe->repeat;
-	rs.nplan = recipe_plan(rs.nvars, nsweep ? nsweep : 1, repeat, rs.o.seed,
-						   &rs.plan);
+	rs.nplan = recipe_plan_for(rs.recipe, rs.nvars, nsweep ? nsweep : 1,
+							   nsweep > 0, repeat, rs.o.seed, &rs.plan);
 	if (rs.o.format_pgbench && (rs.nplan != 1 || rs.recipe->nworkloads != 1))
 	{
 		error_set(&err, PGC_ERR_USAGE,
@@ -2414,6 +2496,8 @@ run_fn(int argc, char **argv)
 	}
 	raise_nofile();
 	cmd_install_signals();
+	if (build_variants(&rs, &err) < 0)
+		goto out;
 
 	store_resolve_path(rs.o.db, rs.db_path, sizeof(rs.db_path));
 	if ((rs.store = store_open(rs.db_path, &err)) == NULL)
@@ -2531,6 +2615,7 @@ out:
 		free((char *) t->sv.settings);
 		free((char *) t->sv.pg_config);
 		free((char *) t->sv.gucs);
+		free((char *) t->sv.defines);
 		free((char *) t->sv.target);
 		free(t->server_version);
 	}

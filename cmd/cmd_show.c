@@ -21,7 +21,8 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show one stored run: provenance, points, series",
 	.usage =
-		"usage: pgcliff show RUN [--series] [--samples] [--scripts] [--db PATH]\n"
+		"usage: pgcliff show RUN [--series] [--samples] [--scripts] [--build]\n"
+		"                        [--db PATH]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
@@ -30,9 +31,139 @@ const struct cmd cmd_show = {
 		"transaction counts; with --samples the servers' own, per node and\n"
 		"second (commits, replay lag, wait events, recovery conflicts, and what\n"
 		"each sample cost).  --scripts prints the script files the run used,\n"
-		"as they were, each after a \"-- file: PATH\" line.\n",
+		"as they were, each after a \"-- file: PATH\" line.  --build prints\n"
+		"the provenance of the variants built from source (pgcliff build):\n"
+		"source tree, configure options, compiler, each #define with its file\n"
+		"and old value, each patch, and the full diff applied.\n",
 	.fn = show_fn,
 };
+
+/*
+ * The string value of "KEY" in JSON (a build's provenance, written by
+ * pgcliff), decoded; NULL when absent or not a string.
+ */
+static char *
+json_string_field(const char *json, const char *key)
+{
+	char *pat = xasprintf("\"%s\": \"", key);
+	const char *p = json ? strstr(json, pat) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	free(pat);
+	if (p == NULL)
+		return NULL;
+	for (p += strlen(key) + 5; *p && *p != '"'; p++)
+	{
+		if (*p != '\\' || p[1] == '\0')
+		{
+			strbuf_addch(&sb, *p);
+			continue;
+		}
+		p++;
+		switch (*p)
+		{
+			case 'n':
+				strbuf_addch(&sb, '\n');
+				break;
+			case 't':
+				strbuf_addch(&sb, '\t');
+				break;
+			case 'r':
+				strbuf_addch(&sb, '\r');
+				break;
+			case 'u':
+			{
+				unsigned c = 0;
+
+				if (sscanf(p + 1, "%4x", &c) == 1)
+					p += 4;
+				strbuf_addch(&sb, (char) c);
+				break;
+			}
+			default:
+				strbuf_addch(&sb, *p);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The JSON text of "KEY": [...] in JSON, up to its closing bracket. */
+static void
+print_json_list(const char *json, const char *key, const char *label)
+{
+	char *pat = xasprintf("\"%s\": [", key);
+	const char *p = json ? strstr(json, pat) : NULL;
+	int depth = 0;
+	bool in_str = false;
+	const char *e;
+
+	free(pat);
+	if (p == NULL)
+		return;
+	p += strlen(key) + 4;
+	for (e = p; *e; e++)
+	{
+		if (in_str)
+		{
+			if (*e == '\\' && e[1])
+				e++;
+			else if (*e == '"')
+				in_str = false;
+		}
+		else if (*e == '"')
+			in_str = true;
+		else if (*e == '[' || *e == '{')
+			depth++;
+		else if ((*e == ']' || *e == '}') && depth-- == 0)
+			break;
+	}
+	printf("  %-10s [%.*s]\n", label, (int) (e - p), p);
+}
+
+/* show --build: each built variant's provenance, for people. */
+static void
+print_builds(const struct store_variant_row *vars, int nv)
+{
+	int shown = 0;
+
+	for (int i = 0; i < nv; i++)
+	{
+		const char *b = vars[i].build;
+		static const char *const fields[] = {"key", "identity", "version",
+											 "compiler", "built_at"};
+
+		if (b == NULL)
+			continue;
+		printf("%svariant %s: built from source\n", shown++ ? "\n" : "",
+			   vars[i].name);
+		for (size_t f = 0; f < lengthof(fields); f++)
+		{
+			char *v = json_string_field(b, fields[f]);
+
+			printf("  %-10s %s\n", fields[f], v ? v : "?");
+			free(v);
+		}
+		print_json_list(b, "configure", "configure");
+		print_json_list(b, "defines", "defines");
+		{
+			/* the patches' texts are in the diff: name them only */
+			int np = 0;
+
+			for (const char *p = strstr(b, "\"sha256\": \""); p;
+				 p = strstr(p + 1, "\"sha256\": \""))
+				np++;
+			printf("  %-10s %d\n", "patches", np);
+		}
+		{
+			char *diff = json_string_field(b, "diff");
+
+			printf("  diff:\n%s", diff && diff[0] ? diff : "  (none)\n");
+			free(diff);
+		}
+	}
+	if (shown == 0)
+		printf("no variant of this run was built from source\n");
+}
 
 static void
 print_points(const struct store_point_row *p, int n)
@@ -342,12 +473,13 @@ show_fn(int argc, char **argv)
 		{"series", no_argument, NULL, 's'},
 		{"scripts", no_argument, NULL, 'f'},
 		{"samples", no_argument, NULL, 'm'},
+		{"build", no_argument, NULL, 'b'},
 		{"db", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
 	char path[1024];
 	char *end;
-	bool series = false, scripts = false, samples = false;
+	bool series = false, scripts = false, samples = false, builds = false;
 	int ch, np = 0, nv = 0, rc = EXIT_OK;
 	int64_t id;
 	struct pgc_error err;
@@ -372,6 +504,9 @@ show_fn(int argc, char **argv)
 				break;
 			case 'm':
 				samples = true;
+				break;
+			case 'b':
+				builds = true;
 				break;
 			case 'd':
 				db = optarg;
@@ -410,6 +545,20 @@ show_fn(int argc, char **argv)
 		store_run_row_release(&run);
 		store_close(st);
 		return EXIT_OK;
+	}
+	if (builds)
+	{
+		if (store_get_variants(st, id, &vars, &nv, &err) < 0)
+		{
+			cmd_print_error(&err);
+			rc = cmd_exit_code(&err);
+		}
+		else
+			print_builds(vars, nv);
+		store_variants_free(vars, nv);
+		store_run_row_release(&run);
+		store_close(st);
+		return rc;
 	}
 	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
 		   run.status);
@@ -450,6 +599,18 @@ show_fn(int argc, char **argv)
 				   vars[i].settings ? vars[i].settings : "{}");
 			if (vars[i].pg_config)
 				printf("  pg_config:            %s\n", vars[i].pg_config);
+			if (vars[i].build)
+			{
+				char *ident = json_string_field(vars[i].build, "identity");
+				char *key = json_string_field(vars[i].build, "key");
+
+				printf("  build:                %s, %s, defines %s "
+					   "(show --build)\n",
+					   key ? key : "?", ident ? ident : "?",
+					   vars[i].defines ? vars[i].defines : "{}");
+				free(ident);
+				free(key);
+			}
 		}
 	if (nv > 1)
 		printf(

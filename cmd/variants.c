@@ -3,6 +3,7 @@
  */
 #include "variants.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -42,6 +43,34 @@ set_guc(struct variant *v, const char *name, const char *value,
 	g->origin_file = file;
 	g->pos = pos;
 	g->from_variant = from_variant;
+}
+
+static void
+set_define(struct variant *v, const char *name, const char *value)
+{
+	struct build_define *d = NULL;
+
+	for (int i = 0; i < v->ndefines; i++)
+		if (strcmp(v->defines[i].name, name) == 0)
+			d = &v->defines[i];
+	if (d == NULL)
+	{
+		v->defines =
+			xrealloc(v->defines, (size_t) (v->ndefines + 1) * sizeof(*d));
+		d = &v->defines[v->ndefines++];
+		d->name = xstrdup(name);
+	}
+	else
+		free(d->value);
+	d->value = xstrdup(value);
+	v->build = true;
+}
+
+static void
+add_string(char ***list, int *n, const char *s)
+{
+	*list = xrealloc(*list, (size_t) (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = xstrdup(s);
 }
 
 /* The first LEN bytes of S as a name, by the recipe's rule. */
@@ -103,17 +132,48 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 		set_guc(v, name, eq + 1, NULL, nopos, true);
 		free(name);
 	}
+	else if (strncmp(colon + 1, "define.", 7) == 0)
+	{
+		char *name = xstrndup(colon + 8, (size_t) (eq - colon - 8));
+
+		if (!build_define_name_ok(name) || eq[1] == '\0')
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "invalid #define in --variant \"%s\": want "
+					  "NAME:define.MACRO=VALUE",
+					  arg);
+			free(name);
+			return -1;
+		}
+		set_define(v, name, eq + 1);
+		free(name);
+	}
+	else if (strncmp(colon + 1, "patch=", 6) == 0 && eq == colon + 6)
+	{
+		add_string(&v->patches, &v->npatches, eq + 1);
+		v->build = true;
+	}
+	else if (strncmp(colon + 1, "configure=", 10) == 0 && eq == colon + 10)
+	{
+		add_string(&v->configure, &v->nconfigure, eq + 1);
+		v->build = true;
+	}
+	else if (strcmp(colon + 1, "build=source") == 0)
+		v->build = true;
 	else
 	{
 		error_set(err, PGC_ERR_USAGE,
 				  "unknown variant key in --variant \"%s\"", arg);
-		error_hint(err, "keys: bindir, target, server.SETTING");
+		error_hint(err, "keys: bindir, target, server.SETTING, define.MACRO, "
+						"patch, configure, build=source");
 		return -1;
 	}
-	if (v->bindir && v->target)
+	if ((v->bindir != NULL) + (v->target != NULL) + v->build > 1)
 	{
 		error_set(err, PGC_ERR_USAGE,
-				  "variant '%s' has both a bindir and a target", v->name);
+				  "variant '%s' has more than one of a bindir, a target and "
+				  "a build",
+				  v->name);
 		return -1;
 	}
 	return 0;
@@ -134,6 +194,18 @@ variants_resolve(const struct recipe *r, char *const *args, int nargs,
 
 		v->bindir = rv->bindir ? xstrdup(rv->bindir) : NULL;
 		v->target = rv->target ? xstrdup(rv->target) : NULL;
+		if (rv->build)
+		{
+			v->build = true;
+			for (int d = 0; d < rv->build->ndefines; d++)
+				set_define(v, rv->build->defines[d].name,
+						   rv->build->defines[d].value);
+			for (int p = 0; p < rv->build->npatches; p++)
+				add_string(&v->patches, &v->npatches, rv->build->patches[p]);
+			for (int c = 0; c < rv->build->nconfigure; c++)
+				add_string(&v->configure, &v->nconfigure,
+						   rv->build->configure[c]);
+		}
 		for (int g = 0; g < rv->ngucs; g++)
 			set_guc(v, rv->gucs[g].name, rv->gucs[g].value, r->path,
 					rv->gucs[g].pos, true);
@@ -153,7 +225,7 @@ variants_resolve(const struct recipe *r, char *const *args, int nargs,
 		struct variant_guc *own = v->gucs;
 		int nown = v->ngucs;
 
-		if (v->bindir == NULL && v->target == NULL)
+		if (v->bindir == NULL && v->target == NULL && !v->build)
 		{
 			v->bindir = bindir ? xstrdup(bindir) : NULL;
 			v->target = target ? xstrdup(target) : NULL;
@@ -201,8 +273,96 @@ variants_free(struct variant *v, int n)
 		free(v[i].name);
 		free(v[i].bindir);
 		free(v[i].target);
+		for (int d = 0; d < v[i].ndefines; d++)
+		{
+			free(v[i].defines[d].name);
+			free(v[i].defines[d].value);
+		}
+		free(v[i].defines);
+		for (int p = 0; p < v[i].npatches; p++)
+			free(v[i].patches[p]);
+		free(v[i].patches);
+		for (int c = 0; c < v[i].nconfigure; c++)
+			free(v[i].configure[c]);
+		free(v[i].configure);
+		free(v[i].build_json);
 	}
 	free(v);
+}
+
+bool
+variants_need_source(const struct variant *vs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (vs[i].build)
+			return true;
+	return false;
+}
+
+int
+variants_build(struct variant *vs, int n, const char *source,
+			   const struct build_options *o, struct pgc_error *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		struct variant *v = &vs[i];
+		struct build_spec spec;
+		struct build_result res;
+
+		if (!v->build)
+			continue;
+		memset(&spec, 0, sizeof(spec));
+		spec.source = source;
+		spec.defines = v->defines;
+		spec.ndefines = v->ndefines;
+		spec.patches = v->patches;
+		spec.npatches = v->npatches;
+		spec.configure = v->configure;
+		spec.nconfigure = v->nconfigure;
+		spec.name = v->name;
+		if (build_ensure(&spec, o, &res, err) < 0)
+		{
+			char msg[sizeof(err->message)];
+
+			snprintf(msg, sizeof(msg), "%s", err->message);
+			snprintf(err->message, sizeof(err->message),
+					 "variant '%.60s': %.420s", v->name, msg);
+			return -1;
+		}
+		free(v->bindir);
+		v->bindir = xstrdup(res.bindir);
+		free(v->build_json);
+		v->build_json = res.provenance;
+		res.provenance = NULL;
+		if (o->progress && res.cached)
+		{
+			char *line = xasprintf("build %s: %s, cached (%s)", v->name,
+								   res.key, res.identity);
+
+			o->progress(o->progress_arg, line);
+			free(line);
+		}
+		build_result_free(&res);
+	}
+	return 0;
+}
+
+void
+variant_describe_build(const struct variant *v, struct strbuf *out)
+{
+	const char *sep = "";
+
+	if (!v->build)
+		return;
+	for (int d = 0; d < v->ndefines; d++, sep = ", ")
+		strbuf_addf(out, "%s%s=%s", sep, v->defines[d].name,
+					v->defines[d].value);
+	for (int p = 0; p < v->npatches; p++, sep = ", ")
+		strbuf_addf(out, "%spatch %s", sep, v->patches[p]);
+	for (int c = 0; c < v->nconfigure; c++, sep = ", ")
+		strbuf_addf(out, "%sconfigure %s", sep, v->configure[c]);
+	if (sep[0] == '\0')
+		strbuf_addstr(out, "the source as it is");
 }
 
 void

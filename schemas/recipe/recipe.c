@@ -32,10 +32,11 @@ const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
 									  "p99", "p999",        "max", NULL};
 
 static const char *const top_keys[] = {
-	"recipe",  "description", "topology",  "server",   "setup",
-	"reset",   "primary",     "standby",   "duration", "warmup",
-	"repeat",  "workloads",   "sweep",     "measure",  "variants",
-	"restart", "windows",     "variables", "init",     NULL};
+	"recipe",        "description", "topology",  "server",   "setup",
+	"reset",         "primary",     "standby",   "duration", "warmup",
+	"repeat",        "workloads",   "sweep",     "measure",  "variants",
+	"restart",       "windows",     "variables", "init",     "source",
+	"run_workloads", NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
@@ -49,6 +50,8 @@ static const char *const init_keys[] = {"pgbench", "sql", NULL};
 static const char *const pgbench_init_keys[] = {
 	"scale",    "fillfactor",   "partitions", "partition_method",
 	"unlogged", "foreign_keys", "init_steps", NULL};
+static const char *const build_keys[] = {"defines", "patches", "configure",
+										 NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
 
 /* --------------------------------------------------------------- errors */
@@ -633,6 +636,98 @@ parse_gucs(struct loader *ld, const yaml_node_t *node, const char *what,
 	return 0;
 }
 
+/* One non-empty scalar of a string list, appended to OUT. */
+static int
+add_string(struct loader *ld, const yaml_node_t *item, const char *what,
+		   bool beside, char **out, int *n)
+{
+	if (expect_scalar(ld, item, what) < 0)
+		return -1;
+	if (scalar(item)[0] == '\0')
+		return fail(ld, item, "empty entry in '%s'", what);
+	out[(*n)++] = beside ? resolve_beside(ld->path, scalar(item))
+						 : xstrdup(scalar(item));
+	return 0;
+}
+
+/* A scalar or a list of non-empty scalars, as new strings. */
+static int
+parse_strings(struct loader *ld, const yaml_node_t *node, const char *what,
+			  bool beside, char ***out, int *n)
+{
+	if (node->type == YAML_SCALAR_NODE)
+	{
+		*out = xcalloc(2, sizeof(**out));
+		return add_string(ld, node, what, beside, *out, n);
+	}
+	if (node->type != YAML_SEQUENCE_NODE)
+		return fail(ld, node, "'%s' must be a list, not %s", what,
+					node_kind(node));
+	*out = xcalloc((size_t) (node->data.sequence.items.top -
+							 node->data.sequence.items.start) +
+					   1,
+				   sizeof(**out));
+	for (yaml_node_item_t *it = node->data.sequence.items.start;
+		 it < node->data.sequence.items.top; it++)
+		if (add_string(ld, node_at(ld, *it), what, beside, *out, n) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+parse_build(struct loader *ld, const yaml_node_t *node,
+			struct recipe_variant *v, const char *context)
+{
+	struct recipe_build *b = xcalloc(1, sizeof(*b));
+	yaml_node_t *x;
+
+	v->build = b;
+	b->pos = pos_of(node);
+	if (node->type == YAML_SCALAR_NODE && scalar(node)[0] == '\0')
+		return 0; /* "build:" alone: the plain source, "HEAD" */
+	if (expect_mapping(ld, node, "'build'") < 0 ||
+		check_keys(ld, node, build_keys, context) < 0)
+		return -1;
+	if ((x = lookup(ld, node, "defines")) != NULL)
+	{
+		if (expect_mapping(ld, x, "'defines'") < 0)
+			return -1;
+		b->defines = mapping_alloc(x, sizeof(*b->defines));
+		for (yaml_node_pair_t *pr = x->data.mapping.pairs.start;
+			 pr < x->data.mapping.pairs.top; pr++)
+		{
+			yaml_node_t *k = node_at(ld, pr->key);
+			yaml_node_t *val = node_at(ld, pr->value);
+			struct recipe_guc *d;
+
+			if (expect_scalar(ld, k, "a #define name") < 0)
+				return -1;
+			if (!is_c_identifier(scalar(k)))
+				return fail(ld, k, "invalid #define name \"%s\"", scalar(k));
+			for (int i = 0; i < b->ndefines; i++)
+				if (strcmp(b->defines[i].name, scalar(k)) == 0)
+					return fail(ld, k, "#define %s given twice", scalar(k));
+			if (val->type != YAML_SCALAR_NODE || scalar(val)[0] == '\0' ||
+				strpbrk(scalar(val), "\n\\") != NULL)
+				return fail(ld, val,
+							"the value of #define %s must be one line of text",
+							scalar(k));
+			d = &b->defines[b->ndefines++];
+			d->name = xstrdup(scalar(k));
+			d->value = xstrdup(scalar(val));
+			d->pos = pos_of(k);
+		}
+	}
+	if ((x = lookup(ld, node, "patches")) != NULL &&
+		parse_strings(ld, x, "patches", true, &b->patches, &b->npatches) < 0)
+		return -1;
+	if ((x = lookup(ld, node, "configure")) != NULL &&
+		parse_strings(ld, x, "configure", false, &b->configure,
+					  &b->nconfigure) < 0)
+		return -1;
+	return 0;
+}
+
 static int
 parse_variant(struct loader *ld, const yaml_node_t *key,
 			  const yaml_node_t *node, struct recipe_variant *v)
@@ -646,30 +741,27 @@ parse_variant(struct loader *ld, const yaml_node_t *key,
 	if (expect_mapping(ld, node, "a variant") < 0 ||
 		check_keys(ld, node, variant_keys, context) < 0)
 		return -1;
-	if ((x = lookup(ld, node, "build")) != NULL)
-	{
-		fail(ld, x,
-			 "variant '%s': building PostgreSQL from source is not available "
-			 "in this version",
-			 v->name);
-		error_hint(ld->err, "build it yourself and give its 'bindir:'");
+	if ((x = lookup(ld, node, "build")) != NULL &&
+		parse_build(ld, x, v, context) < 0)
 		return -1;
-	}
 	if ((x = lookup(ld, node, "bindir")) != NULL)
 	{
 		if (expect_scalar(ld, x, "'bindir'") < 0)
 			return -1;
 		if (scalar(x)[0] == '\0')
 			return fail(ld, x, "empty 'bindir'");
+		if (v->build)
+			return fail(ld, x, "variant '%s' gives both 'build' and 'bindir'",
+						v->name);
 		v->bindir = resolve_beside(ld->path, scalar(x));
 	}
 	if ((x = lookup(ld, node, "target")) != NULL)
 	{
 		if (expect_scalar(ld, x, "'target'") < 0)
 			return -1;
-		if (v->bindir)
-			return fail(ld, x, "variant '%s' gives both 'bindir' and 'target'",
-						v->name);
+		if (v->bindir || v->build)
+			return fail(ld, x, "variant '%s' gives both '%s' and 'target'",
+						v->name, v->build ? "build" : "bindir");
 		v->target = xstrdup(scalar(x));
 	}
 	if ((x = lookup(ld, node, "server")) != NULL)
@@ -1053,7 +1145,7 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		return -1;
 	if ((v = lookup(ld, node, "transactions")) != NULL)
 	{
-		int n;
+		int n = 0;
 
 		if (parse_int(ld, v, "'transactions'", 1, 1000000000, &n) < 0)
 			return -1;
@@ -1439,6 +1531,15 @@ load_root(struct loader *ld, yaml_node_t *root)
 			return -1;
 		r->description = xstrdup(scalar(v));
 	}
+	if ((v = lookup(ld, root, "source")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'source'") < 0)
+			return -1;
+		if (scalar(v)[0] == '\0')
+			return fail(ld, v, "empty 'source'");
+		r->source = resolve_beside(ld->path, scalar(v));
+		r->source_pos = pos_of(v);
+	}
 	r->topology = RECIPE_TOPO_PRIMARY;
 	if ((v = lookup(ld, root, "topology")) != NULL)
 	{
@@ -1544,6 +1645,31 @@ load_root(struct loader *ld, yaml_node_t *root)
 								"block) or never");
 			return -1;
 		}
+	}
+	if ((v = lookup(ld, root, "run_workloads")) != NULL)
+	{
+		if (expect_scalar(ld, v, "'run_workloads'") < 0)
+			return -1;
+		if (strcmp(scalar(v), "separately") == 0)
+			r->separately = true;
+		else if (strcmp(scalar(v), "together") != 0)
+		{
+			fail(ld, v, "invalid 'run_workloads' \"%s\"", scalar(v));
+			error_hint(ld->err, "together (every workload of a point at once) "
+								"or separately (one point per workload)");
+			return -1;
+		}
+		for (int i = 0; r->separately && i < r->nworkloads; i++)
+			if (r->workloads[i].timed)
+			{
+				fail(ld, v,
+					 "'run_workloads: separately' and the timed workload "
+					 "'%s' do not go together",
+					 r->workloads[i].name);
+				error_hint(ld->err, "a timed workload is an event during "
+									"the others");
+				return -1;
+			}
 	}
 	if ((v = lookup(ld, root, "measure")) != NULL)
 	{
@@ -1668,6 +1794,19 @@ recipe_free(struct recipe *r)
 		free(r->variants[i].bindir);
 		free(r->variants[i].target);
 		free_gucs(r->variants[i].gucs, r->variants[i].ngucs);
+		if (r->variants[i].build)
+		{
+			struct recipe_build *b = r->variants[i].build;
+
+			free_gucs(b->defines, b->ndefines);
+			for (int k = 0; k < b->npatches; k++)
+				free(b->patches[k]);
+			free(b->patches);
+			for (int k = 0; k < b->nconfigure; k++)
+				free(b->configure[k]);
+			free(b->configure);
+			free(b);
+		}
 	}
 	free(r->variants);
 	for (int i = 0; i < r->nwindows; i++)
@@ -1706,6 +1845,7 @@ recipe_free(struct recipe *r)
 	free(r->measure_metric);
 	free(r->name);
 	free(r->description);
+	free(r->source);
 	free(r->path);
 	free(r->text);
 	free(r);
@@ -1784,7 +1924,7 @@ recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 	{
 		for (int si = 0; si < nsweep; si++)
 			for (int b = 0; b < blocks; b++)
-				(*steps)[n++] = (struct recipe_plan_step){b, 0, si};
+				(*steps)[n++] = (struct recipe_plan_step){b, 0, si, -1};
 		free(perm);
 		return n;
 	}
@@ -1807,11 +1947,38 @@ recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 			int v = williams(nvariants, b, k);
 
 			for (int i = 0; i < nsweep; i++)
-				(*steps)[n++] = (struct recipe_plan_step){b, v, perm[i]};
+				(*steps)[n++] = (struct recipe_plan_step){b, v, perm[i], -1};
 		}
 	}
 	free(perm);
 	return n;
+}
+
+int
+recipe_plan_for(const struct recipe *r, int nvariants, int nsweep, bool swept,
+				int blocks, uint64_t seed, struct recipe_plan_step **steps)
+{
+	struct recipe_plan_step *all;
+	int n = recipe_plan(nvariants, nsweep, blocks, seed, &all), m = 0;
+
+	if (!r->separately)
+	{
+		*steps = all;
+		return n;
+	}
+	*steps = xmalloc((size_t) n * (size_t) r->nworkloads * sizeof(**steps));
+	for (int i = 0; i < n; i++)
+		for (int w = 0; w < r->nworkloads; w++)
+		{
+			/* a workload with its own clients is one point, not one per
+			 * entry of the sweep */
+			if (swept && !r->workloads[w].swept && all[i].sweep != 0)
+				continue;
+			(*steps)[m] = all[i];
+			(*steps)[m++].workload = w;
+		}
+	free(all);
+	return m;
 }
 
 const struct recipe_workload *

@@ -96,9 +96,23 @@ struct recipe_workload
 };
 
 /*
- * A server variant: another bindir, other GUCs (over the recipe's
- * `server:`), or an external server.  Source builds (`build:`) belong to
- * `pgcliff build` and are refused here until it exists.
+ * build: PostgreSQL built from the recipe's `source:` (or --source) with
+ * #define overrides, patches and configure options (drivers/build).
+ */
+struct recipe_build
+{
+	struct recipe_guc *defines; /* NAME -> value, as given */
+	int ndefines;
+	char **patches; /* resolved beside the recipe */
+	int npatches;
+	char **configure;
+	int nconfigure;
+	struct recipe_pos pos;
+};
+
+/*
+ * A server variant: another bindir, a build from source, other GUCs (over
+ * the recipe's `server:`), or an external server.
  */
 /* init: pgbench's -i (with its options) or SQL, before setup. */
 struct recipe_init
@@ -120,8 +134,9 @@ struct recipe_variant
 {
 	char *name;
 	struct recipe_pos pos;
-	char *bindir; /* or NULL: the run's default */
-	char *target; /* external conninfo, or NULL */
+	char *bindir;               /* or NULL: the run's default */
+	char *target;               /* external conninfo, or NULL */
+	struct recipe_build *build; /* or NULL */
 	struct recipe_guc *gucs;
 	int ngucs;
 };
@@ -145,6 +160,8 @@ struct recipe
 	char *text; /* the whole file, as read */
 	char *name;
 	char *description;
+	char *source; /* source: the tree variants build from, or NULL */
+	struct recipe_pos source_pos;
 	struct recipe_guc *gucs;
 	struct recipe_guc *primary_gucs; /* primary: over server: */
 	struct recipe_guc *standby_gucs; /* standby: over server: */
@@ -180,6 +197,7 @@ struct recipe
 	int nwindows;
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
+	bool separately;        /* run_workloads: separately */
 };
 
 /*
@@ -237,6 +255,7 @@ struct recipe_plan_step
 	int block;
 	int variant;
 	int sweep;
+	int workload; /* -1: all at once; else the one workload measured */
 };
 
 /*
@@ -252,6 +271,15 @@ struct recipe_plan_step
  */
 int recipe_plan(int nvariants, int nsweep, int blocks, uint64_t seed,
 				struct recipe_plan_step **steps);
+
+/*
+ * The plan of recipe R: recipe_plan(), and with `run_workloads:
+ * separately` every step once per workload (a workload the sweep does not
+ * apply to only at its first point, when SWEPT).
+ */
+int recipe_plan_for(const struct recipe *r, int nvariants, int nsweep,
+					bool swept, int blocks, uint64_t seed,
+					struct recipe_plan_step **steps);
 
 /* Whether some workload runs one of pgbench's builtin scripts. */
 bool recipe_uses_builtin(const struct recipe *r);

@@ -119,6 +119,8 @@ static const char *const migrations[] = {
 	 "  lag_bytes INTEGER, lag_s REAL, waits TEXT,"
 	 "  query_ms REAL NOT NULL, error TEXT,"
 	 "  PRIMARY KEY (run_id, order_idx, node, second)) WITHOUT ROWID;"),
+	/* 4 -> 5: variants built from source keep their build's provenance */
+	"ALTER TABLE variant ADD COLUMN build TEXT;",
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -374,8 +376,8 @@ store_variant_add(struct store *st, int64_t run_id,
 			st->db,
 			"INSERT OR REPLACE INTO variant (run_id, name, kind,"
 			" bindir, defines, gucs, target, server_version,"
-			" server_version_num, settings, pg_config)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			" server_version_num, settings, pg_config, build)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the variant");
 	sqlite3_bind_int64(s, 1, run_id);
@@ -389,6 +391,7 @@ store_variant_add(struct store *st, int64_t run_id,
 	sqlite3_bind_int(s, 9, v->server_version_num);
 	bind_text(s, 10, v->settings);
 	bind_text(s, 11, v->pg_config);
+	bind_text(s, 12, v->build);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the variant");
 	else
@@ -763,7 +766,8 @@ store_get_variants(struct store *st, int64_t run_id,
 	if (sqlite3_prepare_v2(
 			st->db,
 			"SELECT name, kind, bindir, gucs, target, server_version,"
-			" settings, defines, pg_config FROM variant WHERE run_id = ?"
+			" settings, defines, pg_config, build FROM variant"
+			" WHERE run_id = ?"
 			" ORDER BY rowid",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not read variants");
@@ -783,6 +787,7 @@ store_get_variants(struct store *st, int64_t run_id,
 		v->settings = col_text(s, 6);
 		v->defines = col_text(s, 7);
 		v->pg_config = col_text(s, 8);
+		v->build = col_text(s, 9);
 	}
 	sqlite3_finalize(s);
 	*nrows = n;
@@ -805,6 +810,7 @@ store_variants_free(struct store_variant_row *rows, int n)
 		free(rows[i].settings);
 		free(rows[i].defines);
 		free(rows[i].pg_config);
+		free(rows[i].build);
 	}
 	free(rows);
 }

@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -60,6 +60,7 @@ struct store_variant
 	int server_version_num;
 	const char *settings;  /* JSON: non-default pg_settings */
 	const char *pg_config; /* JSON: the server's pg_config, or NULL */
+	const char *build;     /* JSON: the build's provenance, or NULL */
 };
 
 struct store_series_row
@@ -204,6 +205,7 @@ struct store_variant_row
 	char *settings;
 	char *defines;
 	char *pg_config;
+	char *build; /* JSON provenance of a build from source, or NULL */
 };
 
 struct store_point_row

@@ -184,6 +184,7 @@ main(void)
 						 "ALTER TABLE point DROP COLUMN prepare_ms;"
 						 "ALTER TABLE run DROP COLUMN plan;"
 						 "ALTER TABLE variant DROP COLUMN pg_config;"
+						 "ALTER TABLE variant DROP COLUMN build;"
 						 "ALTER TABLE point DROP COLUMN scale;"
 						 "ALTER TABLE point DROP COLUMN scripts;"
 						 "ALTER TABLE point DROP COLUMN retried;"

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# PostgreSQL 15 built from Debian's source package by `pgcliff build`:
+# the plain build (once: the cache outlives the test, shared by the dev,
+# asan and tsan runs), a NUM_XLOGINSERT_LOCKS=64 variant made from a copy
+# of its tree, a cache hit, both installs started by a short emit_message
+# comparison whose stored provenance names the defines, and the failures:
+# a define found nowhere, a patch that does not apply (the hunk named), a
+# patch that breaks the compile (the log's tail shown, nothing cached), and
+# two pgcliff processes building the same new key at once.
+CACHE_ROOT=${PGCLIFF_TEST_CACHE:-${TMPDIR:-/tmp}/pgcliff-test-cache}
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$CACHE_ROOT"
+chmod 755 "$CACHE_ROOT"
+SRC=$(bash "$ROOT/tests/integration/pgsource.sh" "$CACHE_ROOT/src") || { fail "no PostgreSQL source"; finish; }
+CACHE=$CACHE_ROOT/builds
+version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$SRC/configure")
+echo "source: $SRC ($version)"
+
+field() { sed -n "s/^  $1: *//p" "$2"; }
+
+# --- the plain build: first time here, or found in the cache
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --name pg15 >"$TMP/base.out" 2>"$TMP/base.err"
+check_eq "plain build exit" $? 0
+cat "$TMP/base.out" "$TMP/base.err"
+base_bin=$(field bindir "$TMP/base.out")
+"$base_bin/postgres" --version >"$TMP/v1" 2>&1
+check_eq "plain build's version" "$(cat "$TMP/v1")" "postgres (PostgreSQL) $version"
+
+# --- the variant: a copy of the plain build's tree, one file rebuilt
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=64 --name locks64 >"$TMP/v64.out" 2>"$TMP/v64.err"
+check_eq "variant build exit" $? 0
+cat "$TMP/v64.out" "$TMP/v64.err"
+v64_bin=$(field bindir "$TMP/v64.out")
+"$v64_bin/postgres" --version >"$TMP/v2" 2>&1
+check_eq "variant's version" "$(cat "$TMP/v2")" "postgres (PostgreSQL) $version"
+[ "$v64_bin" != "$base_bin" ] || fail "the variant has the plain build's bindir"
+cmp -s "$base_bin/postgres" "$v64_bin/postgres" && fail "the variant's postgres is the plain one"
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=64 --json >"$TMP/v64.json" 2>/dev/null
+grep -q '"incremental": true' "$TMP/v64.json" || fail "variant not built from the plain tree"
+grep -q '"name": "NUM_XLOGINSERT_LOCKS", "value": "64", "was": "8", "file": "src/backend/access/transam/xlog.c"' "$TMP/v64.json" || fail "define provenance"
+grep -q '+#define NUM_XLOGINSERT_LOCKS  64' "$TMP/v64.json" || fail "no diff in the provenance"
+# recompiled only what the define touches: xlog.c, not the other ~1500 files
+log=$(field log "$TMP/v64.out")
+compiled=$(grep -cE '^(gcc|cc|clang)[^|]* -c ' "$log")
+echo "variant log: $compiled files compiled"
+[ "$compiled" -ge 1 ] && [ "$compiled" -le 5 ] || fail "variant compiled $compiled files, want only xlog.c"
+grep -qE ' -c -o xlog\.o xlog\.c' "$log" || fail "xlog.c was not recompiled"
+
+# --- asking again is instant: a cache hit, nothing run
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=64 >"$TMP/hit.out" 2>"$TMP/hit.err"
+check_eq "cache hit exit" $? 0
+check_eq "cache hit" "$(field status "$TMP/hit.out")" cached
+check_eq "cache hit: same install" "$(field bindir "$TMP/hit.out")" "$v64_bin"
+check_eq "cache hit: no step ran" "$(wc -l <"$TMP/hit.err")" 0
+
+# --- both installs run a short emit_message comparison
+cat >"$TMP/emit.yaml" <<'YAML'
+recipe: it_build_emit
+server: {max_wal_size: 4GB, checkpoint_timeout: 1d}
+reset:
+  - checkpoint
+  - select pg_switch_wal()
+duration: 2s
+repeat: 2
+workloads:
+  emit:
+    protocol: prepared
+    clients: 2
+    script: |
+      SELECT pg_logical_emit_message(true, 'test', repeat('0', 1024*1024));
+variants:
+  head: {build: }
+  locks64: {build: {defines: {NUM_XLOGINSERT_LOCKS: 64}}}
+YAML
+"$PGCLIFF" run "$TMP/emit.yaml" --source "$SRC" --build-cache "$CACHE" >"$TMP/run.out" 2>"$TMP/run.err"
+check_eq "emit run exit" $? 0
+cat "$TMP/run.err"
+run=$(sql "SELECT max(id) FROM run")
+check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
+check_eq "versions" "$(sql "SELECT group_concat(server_version, ' ') FROM variant WHERE run_id = $run")" "$version $version"
+check_eq "bindirs" "$(sql "SELECT group_concat(bindir, ' ') FROM (SELECT bindir FROM variant WHERE run_id = $run ORDER BY name)")" "$base_bin $v64_bin"
+check_eq "defines stored" "$(sql "SELECT defines FROM variant WHERE run_id = $run AND name = 'locks64'")" '{"NUM_XLOGINSERT_LOCKS": "64"}'
+check_eq "provenance names the define" "$(sql "SELECT build LIKE '%\"name\": \"NUM_XLOGINSERT_LOCKS\", \"value\": \"64\", \"was\": \"8\"%' AND build LIKE '%\"compiler\": \"gcc%' AND build LIKE '%\"content_sha256\": \"%' FROM variant WHERE run_id = $run AND name = 'locks64'")" 1
+check_eq "head's provenance: no define" "$(sql "SELECT build LIKE '%\"defines\": []%' FROM variant WHERE run_id = $run AND name = 'head'")" 1
+grep -q "cached" "$TMP/run.err" || fail "run did not find its builds cached"
+"$PGCLIFF" show "$run" >"$TMP/show"
+grep -q '  build: .*release '"$version"', content .*defines {"NUM_XLOGINSERT_LOCKS": "64"}' "$TMP/show" || fail "show: no build line"
+"$PGCLIFF" show "$run" --build >"$TMP/show_build"
+grep -q '^+#define NUM_XLOGINSERT_LOCKS  64' "$TMP/show_build" || fail "show --build: no diff"
+"$PGCLIFF" compare "$run:head" "$run:locks64" >"$TMP/cmp"
+rc=$?
+[ $rc -le 2 ] || fail "compare exit $rc"
+cat "$TMP/cmp"
+
+# --- failures leave the cache as it was
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NO_SUCH_PGCLIFF_DEFINE=1 >/dev/null 2>"$TMP/nodef"
+check_eq "define not found exit" $? 65
+grep -q "no #define NO_SUCH_PGCLIFF_DEFINE in the source tree" "$TMP/nodef" || fail "define not found: message"
+
+cat >"$TMP/stale.patch" <<'PATCH'
+--- a/src/backend/access/transam/xlog.c
++++ b/src/backend/access/transam/xlog.c
+@@ -150,2 +150,2 @@
+ this context line is not in xlog.c
+-#define NUM_XLOGINSERT_LOCKS  8
++#define NUM_XLOGINSERT_LOCKS  16
+PATCH
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/stale.patch" >/dev/null 2>"$TMP/stale"
+check_eq "stale patch exit" $? 65
+cat "$TMP/stale"
+grep -q "^$TMP/stale.patch:3:1: error: patch $TMP/stale.patch: hunk #1 of src/backend/access/transam/xlog.c does not apply" "$TMP/stale" || fail "stale patch: the hunk is not named"
+
+# a patch that applies but breaks the compile: the log's tail, no install
+line=$(grep -n '^#define NUM_XLOGINSERT_LOCKS' "$SRC/src/backend/access/transam/xlog.c" | cut -d: -f1)
+cat >"$TMP/broken.patch" <<PATCH
+--- a/src/backend/access/transam/xlog.c
++++ b/src/backend/access/transam/xlog.c
+@@ -$line,2 +$line,3 @@
+ $(sed -n "${line}p" "$SRC/src/backend/access/transam/xlog.c")
++#error pgcliff test: this build must fail
+ $(sed -n "$((line + 1))p" "$SRC/src/backend/access/transam/xlog.c")
+PATCH
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/broken.patch" --name broken >"$TMP/broken.out" 2>"$TMP/broken"
+check_eq "broken build exit" $? 69
+cat "$TMP/broken"
+grep -q "error: build broken: make failed" "$TMP/broken" || fail "broken: no error"
+grep -q "last lines of .*/build.log" "$TMP/broken" || fail "broken: no log tail"
+grep -q "#error pgcliff test: this build must fail" "$TMP/broken" || fail "broken: the tail misses the compiler's error"
+bkey=$(sed -n 's|.*last lines of .*/\([0-9a-f]\{16\}\)/build.log.*|\1|p' "$TMP/broken" | head -1)
+[ -n "$bkey" ] && [ -f "$CACHE/$bkey/build.log" ] || fail "broken: the log is gone"
+[ -e "$CACHE/$bkey/build.json" ] && fail "broken: marked as built"
+[ -e "$CACHE/$bkey/pgsql" ] && fail "broken: an install is left"
+[ -e "$CACHE/$bkey/tree" ] && fail "broken: its tree is left"
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/broken.patch" >/dev/null 2>&1
+check_eq "broken again: built anew, fails anew" $? 69
+[ -n "$bkey" ] && rm -rf "${CACHE:?}/$bkey"
+
+# --- two builders of one new key: one builds, the other waits, both get it
+value=$((1000 + RANDOM % 9000))
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define KAX_COMPRESS_FREQUENCY=$value >"$TMP/c1.out" 2>"$TMP/c1.err" &
+p1=$!
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define KAX_COMPRESS_FREQUENCY=$value >"$TMP/c2.out" 2>"$TMP/c2.err" &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+check_eq "concurrent builders" "$r1 $r2" "0 0"
+cat "$TMP/c1.err" "$TMP/c2.err"
+check_eq "concurrent: one install" "$(field bindir "$TMP/c1.out")" "$(field bindir "$TMP/c2.out")"
+check_eq "concurrent: one built, one waited" "$(cat "$TMP/c1.out" "$TMP/c2.out" | grep -c 'status:  cached')" 1
+grep -q "waiting for another pgcliff building" "$TMP/c1.err" "$TMP/c2.err" || fail "concurrent: nobody waited"
+ckey=$(sed -n 's/^build \([0-9a-f]*\).*/\1/p' "$TMP/c1.out")
+check_eq "concurrent: the build is whole" "$(grep -c '"incremental": true' "$CACHE/$ckey/build.json")" 1
+"$CACHE/$ckey/pgsql/bin/postgres" --version >/dev/null || fail "concurrent: the install does not run"
+[ -n "$ckey" ] && rm -rf "${CACHE:?}/$ckey"	# so the next run builds it again
+
+finish
