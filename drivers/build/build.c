@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -144,6 +145,9 @@ spawn(char *const *argv, const char *cwd, const struct child_io *io,
 		int devnull = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		/* a killed pgcliff takes make down with it, not a half-built
+		 * cache directory another pgcliff will clear */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		umask(022); /* servers run as another user: keep it readable */
 		dup2(io->in >= 0 ? io->in : devnull, 0);
 		dup2(io->out >= 0 ? io->out : io->err, 1);
