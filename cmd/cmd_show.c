@@ -87,7 +87,8 @@ json_string_field(const char *json, const char *key)
 	return strbuf_detach(&sb);
 }
 
-/* The JSON text of "KEY": [...] in JSON, up to its closing bracket. */
+/* The JSON text of "KEY": [...] in JSON, up to its closing bracket,
+ * on one line after LABEL. */
 static void
 print_json_list(const char *json, const char *key, const char *label)
 {
@@ -100,7 +101,7 @@ print_json_list(const char *json, const char *key, const char *label)
 	free(pat);
 	if (p == NULL)
 		return;
-	p += strlen(key) + 4;
+	p += strlen(key) + 5;
 	for (e = p; *e; e++)
 	{
 		if (in_str)
@@ -117,7 +118,21 @@ print_json_list(const char *json, const char *key, const char *label)
 		else if ((*e == ']' || *e == '}') && depth-- == 0)
 			break;
 	}
-	printf("  %-10s [%.*s]\n", label, (int) (e - p), p);
+	/* one line: the newlines (and their indent) between items go */
+	printf("  %-10s [", label);
+	for (const char *c = p; c < e; c++)
+	{
+		if (*c != '\n')
+		{
+			putchar(*c);
+			continue;
+		}
+		while (c + 1 < e && c[1] == ' ')
+			c++;
+		if (c > p && c[-1] == ',')
+			putchar(' ');
+	}
+	printf("]\n");
 }
 
 /* show --build: each built variant's provenance, for people. */
@@ -129,7 +144,7 @@ print_builds(const struct store_variant_row *vars, int nv)
 	for (int i = 0; i < nv; i++)
 	{
 		const char *b = vars[i].build;
-		static const char *const fields[] = {"key", "identity", "version",
+		static const char *const fields[] = {"key", "identity", "installed",
 											 "compiler", "built_at"};
 
 		if (b == NULL)

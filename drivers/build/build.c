@@ -1294,7 +1294,7 @@ provenance_json(struct job *j, const char *version, const char *compiler,
 	strbuf_addstr(&sb, j->id.json);
 	strbuf_addstr(&sb, ",\n \"identity\": ");
 	strbuf_add_json_str(&sb, j->id.text);
-	strbuf_addstr(&sb, ",\n \"version\": ");
+	strbuf_addstr(&sb, ",\n \"installed\": ");
 	strbuf_add_json_str(&sb, version);
 	strbuf_addstr(&sb, ",\n \"configure\": [\"--enable-depend\"");
 	for (int i = 0; i < j->spec->nconfigure; i++)

@@ -88,6 +88,8 @@ grep -q "cached" "$TMP/run.err" || fail "run did not find its builds cached"
 grep -q '  build: .*release '"$version"', content .*defines {"NUM_XLOGINSERT_LOCKS": "64"}' "$TMP/show" || fail "show: no build line"
 "$PGCLIFF" show "$run" --build >"$TMP/show_build"
 grep -q '^+#define NUM_XLOGINSERT_LOCKS  64' "$TMP/show_build" || fail "show --build: no diff"
+grep -q '^  defines    \[{"name": "NUM_XLOGINSERT_LOCKS", "value": "64", "was": "8", "file": "src/backend/access/transam/xlog.c"' "$TMP/show_build" || fail "show --build: no defines line"
+grep -q "^  installed  postgres (PostgreSQL) $version$" "$TMP/show_build" || fail "show --build: no installed version"
 "$PGCLIFF" compare "$run:head" "$run:locks64" >"$TMP/cmp"
 rc=$?
 [ $rc -le 2 ] || fail "compare exit $rc"
