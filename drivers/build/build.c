@@ -1347,12 +1347,16 @@ write_file_atomic(const char *path, const char *text, struct pgc_error *err)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
+	bool ok = f != NULL && fputs(text, f) >= 0 && fflush(f) == 0 &&
+			  fsync(fileno(f)) == 0;
 
-	if (f == NULL || fputs(text, f) < 0 || fflush(f) != 0 ||
-		fsync(fileno(f)) != 0 || fclose(f) != 0 || rename(tmp, path) != 0)
+	if (f != NULL && fclose(f) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0)
 	{
 		error_set(err, PGC_ERR_IO, "could not write \"%s\": %s", path,
 				  strerror(errno));
+		unlink(tmp);
 		free(tmp);
 		return -1;
 	}

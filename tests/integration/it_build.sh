@@ -138,6 +138,31 @@ bkey=$(sed -n 's|.*last lines of .*/\([0-9a-f]\{16\}\)/build.log.*|\1|p' "$TMP/b
 check_eq "broken again: built anew, fails anew" $? 69
 [ -n "$bkey" ] && rm -rf "${CACHE:?}/$bkey"
 
+# --- Ctrl-C during make: exit 75, make stopped, only the log kept
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=$((200 + RANDOM % 800)) >/dev/null 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 600); do
+	grep -q ': make -j' "$TMP/int.err" && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+check_eq "interrupted build exit" $? 75
+grep -q "interrupted during make" "$TMP/int.err" || fail "interrupt: no message"
+ikey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/int.err" | head -1)
+if [ -n "$ikey" ]; then
+	check_eq "interrupted: only the log is left" "$(ls "$CACHE/$ikey")" build.log
+	sleep 1
+	for p in /proc/[0-9]*; do	# make and compilers run inside the tree
+		case "$(readlink "$p/cwd" 2>/dev/null)" in "$CACHE/$ikey"*) ;; *) continue ;; esac
+		[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" != Z ] &&
+			fail "interrupted: process ${p#/proc/} still builds"
+	done
+	rm -rf "${CACHE:?}/$ikey"
+else
+	fail "interrupt: no key in the progress lines"
+fi
+
 # --- two builders of one new key: one builds, the other waits, both get it
 value=$((1000 + RANDOM % 9000))
 "$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define KAX_COMPRESS_FREQUENCY=$value >"$TMP/c1.out" 2>"$TMP/c1.err" &
