@@ -136,7 +136,7 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 	{
 		char *name = xstrndup(colon + 8, (size_t) (eq - colon - 8));
 
-		if (!build_define_name_ok(name) || eq[1] == '\0')
+		if (!is_c_identifier(name) || eq[1] == '\0')
 		{
 			error_set(err, PGC_ERR_USAGE,
 					  "invalid #define in --variant \"%s\": want "

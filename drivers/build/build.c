@@ -553,12 +553,6 @@ source_identity(const char *cache, const char *src,
 
 /* ---------------------------------------------------------------- spec */
 
-bool
-build_define_name_ok(const char *s)
-{
-	return is_c_identifier(s);
-}
-
 static int
 define_cmp(const void *a, const void *b)
 {
@@ -619,7 +613,7 @@ check_spec(struct job *j, struct pgc_error *err)
 
 	for (int i = 0; i < s->ndefines; i++)
 	{
-		if (!build_define_name_ok(s->defines[i].name))
+		if (!is_c_identifier(s->defines[i].name))
 		{
 			error_set(err, PGC_ERR_USAGE,
 					  "invalid --define name \"%s\": want a C identifier",

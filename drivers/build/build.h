@@ -93,9 +93,6 @@ void build_result_free(struct build_result *r);
  */
 char *build_default_cache_dir(char *buf, size_t size);
 
-/* Whether S is a C identifier, as a --define name must be. */
-bool build_define_name_ok(const char *s);
-
 /* ------------------------------------------------------ define rewriting */
 
 /* Where a `#define NAME ...` is, in one file. */

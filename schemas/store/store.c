@@ -596,6 +596,66 @@ col_text(sqlite3_stmt *s, int i)
 	return t ? xstrdup((const char *) t) : NULL;
 }
 
+/* Fill one result row (zeroed, of the caller's type) from S's current row. */
+typedef void (*fill_row_fn)(sqlite3_stmt *s, void *row);
+
+/*
+ * Step the prepared S to its end, one row of SIZE bytes each filled by
+ * FILL, into a new array *OUT of *N; finalize S.  WHAT names the rows in
+ * the error.
+ */
+static int
+collect_rows(struct store *st, sqlite3_stmt *s, size_t size, fill_row_fn fill,
+			 void **out, int *n, const char *what, struct pgc_error *err)
+{
+	char *rows = NULL;
+	int cap = 0, rc;
+
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	{
+		if (*n == cap)
+		{
+			cap = cap ? 2 * cap : 16;
+			rows = xrealloc(rows, (size_t) cap * size);
+		}
+		memset(rows + (size_t) *n * size, 0, size);
+		fill(s, rows + (size_t) (*n)++ * size);
+	}
+	sqlite3_finalize(s);
+	*out = rows;
+	if (rc != SQLITE_DONE)
+	{
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "could not read %s", what);
+		return db_fail(st, err, msg);
+	}
+	return 0;
+}
+
+/* SQL with its ? bound to the NPARAMS integers PARAMS, collected. */
+static int
+select_rows(struct store *st, const char *sql, const int64_t *params,
+			int nparams, size_t size, fill_row_fn fill, void **out, int *n,
+			const char *what, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	{
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "could not read %s", what);
+		return db_fail(st, err, msg);
+	}
+	for (int i = 0; i < nparams; i++)
+		sqlite3_bind_int64(s, i + 1, params[i]);
+	return collect_rows(st, s, size, fill, out, n, what, err);
+}
+
 #define RUN_COLUMNS                                                            \
 	"r.id, r.recipe, r.recipe_path, r.recipe_sha256, r.command_line,"          \
 	" r.tool_version, r.seed,"                                                 \
@@ -753,47 +813,38 @@ store_runs_free(struct store_run_row *rows, int n)
 	free(rows);
 }
 
+static void
+fill_variant(sqlite3_stmt *s, void *row)
+{
+	struct store_variant_row *v = row;
+
+	v->name = col_text(s, 0);
+	v->kind = col_text(s, 1);
+	v->bindir = col_text(s, 2);
+	v->gucs = col_text(s, 3);
+	v->target = col_text(s, 4);
+	v->server_version = col_text(s, 5);
+	v->settings = col_text(s, 6);
+	v->defines = col_text(s, 7);
+	v->pg_config = col_text(s, 8);
+	v->build = col_text(s, 9);
+}
+
 int
 store_get_variants(struct store *st, int64_t run_id,
 				   struct store_variant_row **rows, int *nrows,
 				   struct pgc_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int n = 0, rc;
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT name, kind, bindir, gucs, target,"
+						 " server_version, settings, defines, pg_config, build"
+						 " FROM variant WHERE run_id = ? ORDER BY rowid",
+						 &run_id, 1, sizeof(**rows), fill_variant, &out, nrows,
+						 "variants", err);
 
-	*rows = NULL;
-	*nrows = 0;
-	if (sqlite3_prepare_v2(
-			st->db,
-			"SELECT name, kind, bindir, gucs, target, server_version,"
-			" settings, defines, pg_config, build FROM variant"
-			" WHERE run_id = ?"
-			" ORDER BY rowid",
-			-1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "could not read variants");
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-	{
-		struct store_variant_row *v;
-
-		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
-		v = &(*rows)[n++];
-		v->name = col_text(s, 0);
-		v->kind = col_text(s, 1);
-		v->bindir = col_text(s, 2);
-		v->gucs = col_text(s, 3);
-		v->target = col_text(s, 4);
-		v->server_version = col_text(s, 5);
-		v->settings = col_text(s, 6);
-		v->defines = col_text(s, 7);
-		v->pg_config = col_text(s, 8);
-		v->build = col_text(s, 9);
-	}
-	sqlite3_finalize(s);
-	*nrows = n;
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err, "could not read variants");
-	return 0;
+	*rows = out;
+	return rc;
 }
 
 void
@@ -824,55 +875,54 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
 	" p.lag_max_ms"
 
+static void
+fill_point(sqlite3_stmt *s, void *row)
+{
+	struct store_point_row *p = row;
+
+	p->id = sqlite3_column_int64(s, 0);
+	p->variant = col_text(s, 1);
+	p->workload = col_text(s, 2);
+	p->clients = sqlite3_column_int(s, 3);
+	p->jobs = sqlite3_column_int(s, 4);
+	p->repeat_idx = sqlite3_column_int(s, 5);
+	p->order_idx = sqlite3_column_int(s, 6);
+	p->protocol = col_text(s, 7);
+	p->duration_s = sqlite3_column_double(s, 8);
+	p->transactions = (uint64_t) sqlite3_column_int64(s, 9);
+	p->failures = (uint64_t) sqlite3_column_int64(s, 10);
+	p->failures_by_class = col_text(s, 11);
+	p->aborted_clients = sqlite3_column_int(s, 12);
+	p->tps = sqlite3_column_double(s, 13);
+	p->conn_ms = sqlite3_column_double(s, 14);
+	p->lat_avg_ms = sqlite3_column_double(s, 15);
+	p->lat_p50_ms = sqlite3_column_double(s, 16);
+	p->lat_p90_ms = sqlite3_column_double(s, 17);
+	p->lat_p99_ms = sqlite3_column_double(s, 18);
+	p->lat_p999_ms = sqlite3_column_double(s, 19);
+	p->lat_max_ms = sqlite3_column_double(s, 20);
+	p->prepare_ms = sqlite3_column_double(s, 21);
+	p->run_id = sqlite3_column_int64(s, 22);
+	p->histogram = col_text(s, 23);
+	p->scale = sqlite3_column_int(s, 24);
+	p->retried = (uint64_t) sqlite3_column_int64(s, 25);
+	p->retries = (uint64_t) sqlite3_column_int64(s, 26);
+	p->skipped = (uint64_t) sqlite3_column_int64(s, 27);
+	p->late = (uint64_t) sqlite3_column_int64(s, 28);
+	p->lag_avg_ms = sqlite3_column_double(s, 29);
+	p->lag_max_ms = sqlite3_column_double(s, 30);
+}
+
 static int
 read_points(struct store *st, sqlite3_stmt *s, struct store_point_row **rows,
 			int *nrows, struct pgc_error *err)
 {
-	int n = 0, rc;
+	void *out;
+	int rc = collect_rows(st, s, sizeof(**rows), fill_point, &out, nrows,
+						  "points", err);
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-	{
-		struct store_point_row *p;
-
-		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
-		p = &(*rows)[n++];
-		p->id = sqlite3_column_int64(s, 0);
-		p->variant = col_text(s, 1);
-		p->workload = col_text(s, 2);
-		p->clients = sqlite3_column_int(s, 3);
-		p->jobs = sqlite3_column_int(s, 4);
-		p->repeat_idx = sqlite3_column_int(s, 5);
-		p->order_idx = sqlite3_column_int(s, 6);
-		p->protocol = col_text(s, 7);
-		p->duration_s = sqlite3_column_double(s, 8);
-		p->transactions = (uint64_t) sqlite3_column_int64(s, 9);
-		p->failures = (uint64_t) sqlite3_column_int64(s, 10);
-		p->failures_by_class = col_text(s, 11);
-		p->aborted_clients = sqlite3_column_int(s, 12);
-		p->tps = sqlite3_column_double(s, 13);
-		p->conn_ms = sqlite3_column_double(s, 14);
-		p->lat_avg_ms = sqlite3_column_double(s, 15);
-		p->lat_p50_ms = sqlite3_column_double(s, 16);
-		p->lat_p90_ms = sqlite3_column_double(s, 17);
-		p->lat_p99_ms = sqlite3_column_double(s, 18);
-		p->lat_p999_ms = sqlite3_column_double(s, 19);
-		p->lat_max_ms = sqlite3_column_double(s, 20);
-		p->prepare_ms = sqlite3_column_double(s, 21);
-		p->run_id = sqlite3_column_int64(s, 22);
-		p->histogram = col_text(s, 23);
-		p->scale = sqlite3_column_int(s, 24);
-		p->retried = (uint64_t) sqlite3_column_int64(s, 25);
-		p->retries = (uint64_t) sqlite3_column_int64(s, 26);
-		p->skipped = (uint64_t) sqlite3_column_int64(s, 27);
-		p->late = (uint64_t) sqlite3_column_int64(s, 28);
-		p->lag_avg_ms = sqlite3_column_double(s, 29);
-		p->lag_max_ms = sqlite3_column_double(s, 30);
-	}
-	sqlite3_finalize(s);
-	*nrows = n;
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err, "could not read points");
-	return 0;
+	*rows = out;
+	return rc;
 }
 
 int
@@ -1077,50 +1127,43 @@ fail:
 	return -1;
 }
 
+static void
+fill_sample(sqlite3_stmt *s, void *row)
+{
+	struct store_sample_row *r = row;
+
+	r->node = col_text(s, 0);
+	r->second = sqlite3_column_int(s, 1);
+	r->ok = sqlite3_column_int(s, 2) != 0;
+	r->commits = sqlite3_column_int64(s, 3);
+	r->conflicts = col_text(s, 4);
+	r->standby = sqlite3_column_int(s, 5) != 0;
+	r->lag_bytes = sqlite3_column_int64(s, 6);
+	r->lag_s = sqlite3_column_type(s, 7) == SQLITE_NULL
+				   ? -1
+				   : sqlite3_column_double(s, 7);
+	r->waits = col_text(s, 8);
+	r->query_ms = sqlite3_column_double(s, 9);
+	r->error = col_text(s, 10);
+}
+
 int
 store_get_samples(struct store *st, int64_t run_id, int order_idx,
 				  struct store_sample_row **rows, int *nrows,
 				  struct pgc_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int n = 0, rc;
+	int64_t params[2] = {run_id, order_idx};
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT node, second, ok, commits, conflicts,"
+						 " standby, lag_bytes, lag_s, waits, query_ms, error"
+						 " FROM sample WHERE run_id = ? AND order_idx = ?"
+						 " ORDER BY node, second",
+						 params, 2, sizeof(**rows), fill_sample, &out, nrows,
+						 "the samples", err);
 
-	*rows = NULL;
-	*nrows = 0;
-	if (sqlite3_prepare_v2(st->db,
-						   "SELECT node, second, ok, commits, conflicts,"
-						   " standby, lag_bytes, lag_s, waits, query_ms, error"
-						   " FROM sample WHERE run_id = ? AND order_idx = ?"
-						   " ORDER BY node, second",
-						   -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "could not read the samples");
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_int(s, 2, order_idx);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-	{
-		struct store_sample_row *r;
-
-		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
-		r = &(*rows)[n++];
-		r->node = col_text(s, 0);
-		r->second = sqlite3_column_int(s, 1);
-		r->ok = sqlite3_column_int(s, 2) != 0;
-		r->commits = sqlite3_column_int64(s, 3);
-		r->conflicts = col_text(s, 4);
-		r->standby = sqlite3_column_int(s, 5) != 0;
-		r->lag_bytes = sqlite3_column_int64(s, 6);
-		r->lag_s = sqlite3_column_type(s, 7) == SQLITE_NULL
-					   ? -1
-					   : sqlite3_column_double(s, 7);
-		r->waits = col_text(s, 8);
-		r->query_ms = sqlite3_column_double(s, 9);
-		r->error = col_text(s, 10);
-	}
-	sqlite3_finalize(s);
-	*nrows = n;
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err, "could not read the samples");
-	return 0;
+	*rows = out;
+	return rc;
 }
 
 void
@@ -1136,35 +1179,30 @@ store_samples_free(struct store_sample_row *rows, int n)
 	free(rows);
 }
 
+static void
+fill_event(sqlite3_stmt *s, void *row)
+{
+	struct store_event_row *r = row;
+
+	r->seq = sqlite3_column_int(s, 0);
+	r->planned_s = sqlite3_column_double(s, 1);
+	r->actual_s = sqlite3_column_double(s, 2);
+}
+
 int
 store_get_events(struct store *st, int64_t point_id,
 				 struct store_event_row **rows, int *nrows,
 				 struct pgc_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int n = 0, rc;
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT seq, planned_s, actual_s FROM event"
+						 " WHERE point_id = ? ORDER BY seq",
+						 &point_id, 1, sizeof(**rows), fill_event, &out, nrows,
+						 "the events of a point", err);
 
-	*rows = NULL;
-	*nrows = 0;
-	if (sqlite3_prepare_v2(st->db,
-						   "SELECT seq, planned_s, actual_s FROM event"
-						   " WHERE point_id = ? ORDER BY seq",
-						   -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "could not read the events of a point");
-	sqlite3_bind_int64(s, 1, point_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-	{
-		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
-		(*rows)[n].seq = sqlite3_column_int(s, 0);
-		(*rows)[n].planned_s = sqlite3_column_double(s, 1);
-		(*rows)[n].actual_s = sqlite3_column_double(s, 2);
-		n++;
-	}
-	sqlite3_finalize(s);
-	*nrows = n;
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err, "could not read the events of a point");
-	return 0;
+	*rows = out;
+	return rc;
 }
 
 void
@@ -1180,38 +1218,31 @@ store_scripts_free(struct store_script_row *rows, int n)
 	free(rows);
 }
 
+static void
+fill_series(sqlite3_stmt *s, void *row)
+{
+	struct store_series_row *r = row;
+
+	r->second = sqlite3_column_int(s, 0);
+	r->transactions = (uint64_t) sqlite3_column_int64(s, 1);
+	r->failures = (uint64_t) sqlite3_column_int64(s, 2);
+	r->lat_avg_ms = sqlite3_column_double(s, 3);
+	r->lat_max_ms = sqlite3_column_double(s, 4);
+}
+
 int
 store_get_series(struct store *st, int64_t point_id,
 				 struct store_series_row **rows, int *nrows,
 				 struct pgc_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int n = 0, rc;
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT second, transactions, failures, lat_avg_ms,"
+						 " lat_max_ms FROM series WHERE point_id = ?"
+						 " ORDER BY second",
+						 &point_id, 1, sizeof(**rows), fill_series, &out,
+						 nrows, "the series", err);
 
-	*rows = NULL;
-	*nrows = 0;
-	if (sqlite3_prepare_v2(st->db,
-						   "SELECT second, transactions, failures, lat_avg_ms,"
-						   " lat_max_ms FROM series WHERE point_id = ?"
-						   " ORDER BY second",
-						   -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, err, "could not read the series");
-	sqlite3_bind_int64(s, 1, point_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-	{
-		struct store_series_row *r;
-
-		*rows = xrealloc(*rows, (size_t) (n + 1) * sizeof(**rows));
-		r = &(*rows)[n++];
-		r->second = sqlite3_column_int(s, 0);
-		r->transactions = (uint64_t) sqlite3_column_int64(s, 1);
-		r->failures = (uint64_t) sqlite3_column_int64(s, 2);
-		r->lat_avg_ms = sqlite3_column_double(s, 3);
-		r->lat_max_ms = sqlite3_column_double(s, 4);
-	}
-	sqlite3_finalize(s);
-	*nrows = n;
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err, "could not read the series");
-	return 0;
+	*rows = out;
+	return rc;
 }

@@ -255,10 +255,10 @@ test_tree(void)
 	CHECK_STR(text, "#define EMPTY 1\n");
 	free(text);
 
-	CHECK(build_define_name_ok("NUM_XLOGINSERT_LOCKS"));
-	CHECK(!build_define_name_ok("9LOCKS"));
-	CHECK(!build_define_name_ok("A-B"));
-	CHECK(!build_define_name_ok(""));
+	CHECK(is_c_identifier("NUM_XLOGINSERT_LOCKS"));
+	CHECK(!is_c_identifier("9LOCKS"));
+	CHECK(!is_c_identifier("A-B"));
+	CHECK(!is_c_identifier(""));
 	dir_remove_tree(root);
 }
 
