@@ -7,6 +7,7 @@
 #define PGCLIFF_CMD_H
 
 #include <signal.h>
+#include <stdio.h>
 
 #include "base.h"
 
@@ -87,6 +88,37 @@ bool cmd_parse_count_list(const char *text, int max, int **out, int *n);
  * else.  The caller checks the range.
  */
 bool cmd_parse_fraction(const char *text, double *out);
+
+/*
+ * What a command holds from its options to its exit: the store (opened
+ * once, by cmd_open_store()), the error that ends it, and the exit code
+ * when there is no error (e.g. gate's verdict).
+ */
+struct store;
+struct cmd_ctx
+{
+	const struct cmd *cmd;
+	const char *db; /* --db, or NULL: store_resolve_path()'s default */
+	char db_path[1024];
+	struct store *store;
+	struct pgc_error err;
+	int exit_code;
+};
+
+void cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db);
+
+/*
+ * The store of CTX, opened on first use from --db, $PGCLIFF_DB or the
+ * default; NULL with CTX->err.  WRITE: the command stores something.
+ */
+struct store *cmd_open_store(struct cmd_ctx *ctx, bool write);
+
+/*
+ * The one way a command ends: print CTX->err (if set) compiler-style,
+ * close the store, and return the exit code: the error's, else
+ * CTX->exit_code.
+ */
+int cmd_ctx_finish(struct cmd_ctx *ctx);
 
 /* True when argv has -h or --help: the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);

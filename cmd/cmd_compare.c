@@ -17,7 +17,6 @@
 #include "cmd.h"
 #include "compare.h"
 #include "points.h"
-#include "recipe.h"
 #include "store.h"
 
 static int compare_fn(int argc, char **argv);
@@ -181,11 +180,36 @@ struct side
 	int nrows;
 	struct cmp_sample *samples;
 	int nsamples;
+	int asamples;
+	char **kept; /* strings the samples point at, freed with the side */
+	int nkept;
 	int64_t *runs;
 	int nruns;
 	int skipped_aborted;
 	char label[512];
 };
+
+/* A copy of TEXT that lives as long as SD. */
+static const char *
+side_keep(struct side *sd, const char *text)
+{
+	sd->kept = xrealloc(sd->kept, (size_t) (sd->nkept + 1) * sizeof(char *));
+	return sd->kept[sd->nkept++] = xstrdup(text ? text : "");
+}
+
+/* A new, zeroed sample of SD. */
+static struct cmp_sample *
+side_new_sample(struct side *sd)
+{
+	if (sd->nsamples == sd->asamples)
+	{
+		sd->asamples = sd->asamples ? 2 * sd->asamples : 64;
+		sd->samples = xrealloc(sd->samples,
+							   (size_t) sd->asamples * sizeof(*sd->samples));
+	}
+	memset(&sd->samples[sd->nsamples], 0, sizeof(*sd->samples));
+	return &sd->samples[sd->nsamples++];
+}
 
 struct compare_opts
 {
@@ -372,77 +396,43 @@ load_side(struct store *st, struct side *sd, struct pgc_error *err)
 }
 
 /*
- * The windows of one stored point: a tps sample per window, and for
- * "during" the recovery time after it (against "before").
+ * The windows of one stored point, as the run stored them: a tps sample
+ * per window, and on "during" the recovery time after it.
  */
 static int
 add_window_samples(struct store *st, struct side *sd,
-				   const struct store_point_row *p, const struct recipe *r,
-				   struct pgc_error *err)
+				   const struct store_point_row *p, struct pgc_error *err)
 {
-	struct store_series_row *rows = NULL;
+	struct store_window_row *win = NULL;
 	int n = 0;
-	double *tps, before = NAN;
-	const struct recipe_window *during = NULL;
-	struct cmp_sample *during_s = NULL;
 
-	if (store_get_series(st, p->id, &rows, &n, err) < 0)
-	{
-		free(rows);
+	if (store_get_windows(st, p->id, &win, &n, err) < 0)
 		return -1;
-	}
-	tps = xcalloc((size_t) n + 1, sizeof(double));
-	for (int i = 0; i < n; i++)
-		if (rows[i].second >= 0 && rows[i].second < n)
-			tps[rows[i].second] = (double) rows[i].transactions;
-	for (int w = 0; w < r->nwindows; w++)
+	for (int w = 0; w < n; w++)
 	{
-		const struct recipe_window *rw = &r->windows[w];
 		struct cmp_sample *s;
-		double sum = 0;
 
-		if (rw->end_s > n)
-			continue; /* a shorter run (-T): this window was not measured */
-		for (int k = rw->start_s; k < rw->end_s; k++)
-			sum += tps[k];
-		if (strcmp(rw->name, "before") == 0)
-			before = sum / (rw->end_s - rw->start_s);
-		if (!(sum > 0))
+		if (!(win[w].tps > 0))
 			continue;
-		s = &sd->samples[sd->nsamples++];
-		if (strcmp(rw->name, "during") == 0)
-		{
-			during = rw;
-			during_s = s;
-		}
-		memset(s, 0, sizeof(*s));
+		s = side_new_sample(sd);
 		s->workload = p->workload;
 		s->clients = p->clients;
 		s->run_id = p->run_id;
 		s->block = p->repeat_idx;
-		s->value = s->tps = sum / (rw->end_s - rw->start_s);
-		s->window = rw->name;
+		s->value = s->tps = win[w].tps;
+		/* the name outlives WIN: the side's strings are the points' */
+		s->window = side_keep(sd, win[w].name);
 		s->window_order = w;
-		s->recovery_s = NAN;
+		s->recovery_s = win[w].has_dip ? win[w].recovery_s : NAN;
 	}
-	/* the recovery after "during", against "before" (in any order) */
-	if (during_s && !isnan(before))
-		during_s->recovery_s =
-			cmp_recovery_seconds(tps, n, during->end_s, before);
-	free(tps);
-	free(rows);
+	store_windows_free(win, n);
 	return 0;
 }
 
 static int
 build_samples(struct store *st, struct side *sd, const struct compare_opts *o,
-			  const char *workload, const struct recipe *r,
-			  struct pgc_error *err)
+			  const char *workload, struct pgc_error *err)
 {
-	int nwin = r && o->metric == CMP_TPS ? r->nwindows : 0;
-
-	sd->samples = xcalloc((size_t) sd->nrows * (size_t) (nwin + 1) + 1,
-						  sizeof(*sd->samples));
 	for (int i = 0; i < sd->nrows; i++)
 	{
 		const struct store_point_row *p = &sd->rows[i];
@@ -465,7 +455,7 @@ build_samples(struct store *st, struct side *sd, const struct compare_opts *o,
 		v = point_metric(p, o->metric);
 		if (!(v > 0) || !isfinite(v))
 			continue;
-		s = &sd->samples[sd->nsamples++];
+		s = side_new_sample(sd);
 		s->workload = p->workload;
 		s->clients = p->clients;
 		s->run_id = p->run_id;
@@ -474,7 +464,7 @@ build_samples(struct store *st, struct side *sd, const struct compare_opts *o,
 		s->tps = p->tps;
 		s->recovery_s = NAN;
 		add_run(sd, p->run_id);
-		if (nwin && add_window_samples(st, sd, p, r, err) < 0)
+		if (o->metric == CMP_TPS && add_window_samples(st, sd, p, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -548,32 +538,33 @@ split_run(struct store *st, struct side *a, struct side *b,
 }
 
 /*
- * The recipe a run was made from, read back from the store: its measure:
- * and windows: apply.  NULL when it cannot be (e.g. a file: script gone).
+ * What run RUN_ID measured by default (the recipe's measure:, stored with
+ * the run) into *METRIC and *WORKLOAD (NULL: every workload), its recipe
+ * name into RECIPE.
  */
-static struct recipe *
-stored_recipe(struct store *st, int64_t run_id)
+static int
+run_defaults(struct store *st, int64_t run_id, struct side *keep,
+			 bool *have_measure, enum cmp_metric *metric,
+			 const char **workload, const char **recipe, struct pgc_error *err)
 {
-	char *text = NULL;
-	struct pgc_error err;
-	struct recipe *r;
-
 	struct store_run_row run;
+	const char *m;
 
-	error_clear(&err);
-	if (store_get_recipe_text(st, run_id, &text, &err) < 0 || text == NULL)
-		return NULL;
-	/* its path, so that file: scripts beside it still resolve */
-	if (store_get_run(st, run_id, &run, &err) < 0)
+	if (store_get_run(st, run_id, &run, err) < 0)
+		return -1;
+	*recipe = side_keep(keep, run.recipe);
+	m = run.measure;
+	if (m && strchr(m, '.'))
 	{
-		free(text);
-		return NULL;
+		*workload = side_keep(keep, m);
+		*strchr((char *) *workload, '.') = '\0';
+		m = strchr(m, '.') + 1;
 	}
-	r = recipe_load_text(run.recipe_path ? run.recipe_path : "(stored recipe)",
-						 text, &err);
+	*have_measure = m && cmp_metric_parse(m, metric) == 0;
+	if (!*have_measure)
+		*workload = NULL;
 	store_run_row_release(&run);
-	free(text);
-	return r;
+	return 0;
 }
 
 static int
@@ -584,7 +575,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	struct store *st = NULL;
 	struct pgc_error err;
 	char path[1024];
-	struct recipe *recipe = NULL;
+	const char *recipe = NULL, *measure_workload = NULL;
 	enum cmp_metric measure_metric = CMP_TPS;
 	bool have_measure = false;
 	struct cmp_result res;
@@ -627,15 +618,15 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	if (load_side(st, &a, &err) < 0 || load_side(st, &b, &err) < 0)
 		goto fail;
 
-	recipe = stored_recipe(st, b.rows[0].run_id);
-	have_measure = recipe && cmp_metric_parse(recipe->measure_metric,
-											  &measure_metric) == 0;
+	if (run_defaults(st, b.rows[0].run_id, &b, &have_measure, &measure_metric,
+					 &measure_workload, &recipe, &err) < 0)
+		goto fail;
 	if (!o.metric_set)
 		o.metric = have_measure ? measure_metric : CMP_TPS;
 	if (o.workload == NULL && have_measure)
-		o.workload = recipe->measure_workload;
-	if (build_samples(st, &a, &o, o.workload, recipe, &err) < 0 ||
-		build_samples(st, &b, &o, o.workload, recipe, &err) < 0)
+		o.workload = measure_workload;
+	if (build_samples(st, &a, &o, o.workload, &err) < 0 ||
+		build_samples(st, &b, &o, o.workload, &err) < 0)
 		goto fail;
 	if (a.nsamples == 0 || b.nsamples == 0)
 	{
@@ -667,7 +658,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	compare_samples(a.samples, a.nsamples, b.samples, b.nsamples, &co, &res);
 	labels.a = a.label;
 	labels.b = b.label;
-	labels.recipe = recipe ? recipe->name : NULL;
+	labels.recipe = recipe;
 	compare_render(&out, &res, &labels, o.format);
 	fputs(out.buf, stdout);
 	fflush(stdout);
@@ -688,9 +679,11 @@ done:
 		free(sd->samples);
 		free(sd->runs);
 		free(sd->copy);
+		for (int k = 0; k < sd->nkept; k++)
+			free(sd->kept[k]);
+		free(sd->kept);
 	}
 	free(o.points);
-	recipe_free(recipe);
 	store_close(st);
 	return rc;
 }

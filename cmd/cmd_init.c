@@ -3,11 +3,11 @@
  * given by conninfo (libpq's environment variables apply, as in pgbench).
  */
 #include <getopt.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "cmd.h"
 #include "pginit.h"
 
@@ -84,7 +84,7 @@ init_fn(int argc, char **argv)
 	bool no_vacuum = false, fkeys = false, method_given = false;
 	char final[64], summary[512];
 	struct pgc_error err;
-	PGconn *conn;
+	struct pg_conn *conn;
 	int ch, rc;
 
 	if (cmd_wants_help(&cmd_init, argc, argv))
@@ -178,20 +178,13 @@ init_fn(int argc, char **argv)
 	cmd_install_signals();
 	o.interrupt = &cmd_interrupted;
 
-	conn = PQconnectdb(conninfo);
-	if (PQstatus(conn) != CONNECTION_OK)
+	if ((conn = cluster_connect_conninfo(conninfo, &err)) == NULL)
 	{
-		char msg[400];
-
-		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
-		msg[strcspn(msg, "\n")] = '\0';
-		error_set(&err, PGC_ERR_UNAVAILABLE, "could not connect: %s", msg);
-		PQfinish(conn);
 		cmd_print_error(&err);
 		return cmd_exit_code(&err);
 	}
 	rc = pginit_run(conn, &o, summary, sizeof(summary), &err);
-	PQfinish(conn);
+	cluster_disconnect(conn);
 	if (rc < 0)
 	{
 		cmd_print_error(&err);

@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "recipe.h"
-#include "variants.h"
+#include "run.h"
 
 static int recipe_check_fn(int argc, char **argv);
 

@@ -11,7 +11,6 @@
 
 #include "cmd.h"
 #include "compare.h"
-#include "recipe.h"
 #include "report.h"
 #include "store.h"
 
@@ -293,14 +292,15 @@ add_waits(const char *text, char names[][64], int64_t *counts, int *n, int max)
 /* The plan step's samples of each node over each window: the top waits. */
 static int
 print_window_samples(struct store *st, int64_t run_id, int order_idx,
-					 const struct recipe *r, struct pgc_error *err)
+					 const struct store_window_row *win, int nwin,
+					 struct pgc_error *err)
 {
 	struct store_sample_row *sa = NULL;
 	int n = 0;
 
 	if (store_get_samples(st, run_id, order_idx, &sa, &n, err) < 0)
 		return -1;
-	for (int w = 0; w < r->nwindows; w++)
+	for (int w = 0; w < nwin; w++)
 		for (int i = 0; i < n; i++)
 		{
 			char names[32][64];
@@ -311,17 +311,16 @@ print_window_samples(struct store *st, int64_t run_id, int order_idx,
 			if (i > 0 && strcmp(sa[i - 1].node, node) == 0)
 				continue; /* once per node */
 			for (k = i; k < n && strcmp(sa[k].node, node) == 0; k++)
-				if (sa[k].second >= r->windows[w].start_s &&
-					sa[k].second < r->windows[w].end_s && sa[k].ok)
+				if (sa[k].second >= win[w].start_s &&
+					sa[k].second < win[w].end_s && sa[k].ok)
 				{
 					add_waits(sa[k].waits, names, counts, &nn, 32);
 					commits += sa[k].commits;
 					if (sa[k].lag_bytes > lagmax)
 						lagmax = sa[k].lag_bytes;
 				}
-			printf("    %-7s %-8s commits/s %.0f", r->windows[w].name, node,
-				   (double) commits /
-					   (r->windows[w].end_s - r->windows[w].start_s));
+			printf("    %-7s %-8s commits/s %.0f", win[w].name, node,
+				   (double) commits / (win[w].end_s - win[w].start_s));
 			if (strcmp(node, "standby") == 0)
 				printf(", replay lag max %" PRId64 " bytes", lagmax);
 			printf(", waits:");
@@ -346,96 +345,71 @@ print_window_samples(struct store *st, int64_t run_id, int order_idx,
 }
 
 /*
- * The recipe's windows, per point: tps in each, and with before and
- * during the dip (during/before) and the recovery time (seconds after
- * "during" until the 3-second tps is back within 5 % of "before").
+ * The windows of each point, as the run stored them: tps in each, and
+ * with before and during the dip (during/before) and the recovery time
+ * (seconds after "during" until the 3-second tps is back within 5 % of
+ * "before"); then each plan step's server samples over the same windows.
  */
 static int
 print_windows(struct store *st, const struct store_run_row *run,
 			  const struct store_point_row *p, int n, struct pgc_error *err)
 {
-	char *text = NULL;
-	struct recipe *r;
-	struct pgc_error ignored;
+	bool several = run->variants && strchr(run->variants, ',') != NULL;
+	bool header = false, done_step = false;
 
-	if (store_get_recipe_text(st, run->id, &text, err) < 0)
-		return -1;
-	r = text ? recipe_load_text(run->recipe_path ? run->recipe_path
-												 : "(stored recipe)",
-								text, &ignored)
-			 : NULL;
-	free(text);
-	if (r == NULL || r->nwindows == 0)
-	{
-		recipe_free(r); /* no windows (or a recipe that no longer loads) */
-		return 0;
-	}
-	printf("\nwindows (tps per window; dip = during/before; recovery after "
-		   "during):\n");
 	for (int i = 0; i < n; i++)
 	{
-		struct store_series_row *rows = NULL;
-		int nrows = 0;
-		double *tps, before = NAN, during = NAN;
-		const struct recipe_window *dw = NULL;
-		const struct recipe_workload *wl =
-			recipe_workload_find(r, p[i].workload);
+		struct store_window_row *win = NULL;
+		int nwin = 0;
 
-		if (wl && wl->timed)
-			continue; /* an event's rate over a window means nothing */
-		if (store_get_series(st, p[i].id, &rows, &nrows, err) < 0)
-		{
-			free(rows);
-			recipe_free(r);
+		if (store_get_windows(st, p[i].id, &win, &nwin, err) < 0)
 			return -1;
+		if (nwin == 0)
+		{
+			store_windows_free(win, nwin);
+			continue; /* a timed event, or no windows: nothing to say */
 		}
-		tps = xcalloc((size_t) nrows + 1, sizeof(double));
-		for (int k = 0; k < nrows; k++)
-			if (rows[k].second >= 0 && rows[k].second < nrows)
-				tps[rows[k].second] = (double) rows[k].transactions;
+		if (!header)
+			printf("\nwindows (tps per window; dip = during/before; recovery "
+				   "after during):\n");
+		header = true;
 		printf("  point %d %-12s %5d clients:", p[i].order_idx, p[i].workload,
 			   p[i].clients);
-		for (int w = 0; w < r->nwindows; w++)
-		{
-			const struct recipe_window *rw = &r->windows[w];
-			double sum = 0;
-
-			if (rw->end_s > nrows)
-				continue;
-			for (int k = rw->start_s; k < rw->end_s; k++)
-				sum += tps[k];
-			sum /= rw->end_s - rw->start_s;
-			printf("  %s %.1f", rw->name, sum);
-			if (strcmp(rw->name, "before") == 0)
-				before = sum;
-			else if (strcmp(rw->name, "during") == 0)
+		for (int w = 0; w < nwin; w++)
+			printf("  %s %.1f", win[w].name, win[w].tps);
+		for (int w = 0; w < nwin; w++)
+			if (win[w].has_dip)
 			{
-				during = sum;
-				dw = rw;
+				printf("  dip %.3f", win[w].dip);
+				if (win[w].recovery_s >= 0)
+					printf("  recovery %.0f s", win[w].recovery_s);
+				else
+					printf("  recovery: not within the run");
 			}
-		}
-		if (dw && !isnan(before) && !isnan(during) && before > 0)
-		{
-			double rec = cmp_recovery_seconds(tps, nrows, dw->end_s, before);
-
-			printf("  dip %.3f", during / before);
-			if (rec >= 0)
-				printf("  recovery %.0f s", rec);
-			else
-				printf("  recovery: not within the run");
-		}
+		if (several)
+			printf("  (%s)", p[i].variant);
 		putchar('\n');
-		free(tps);
-		free(rows);
+		store_windows_free(win, nwin);
 	}
-	for (int i = 0; i < n; i++)
-		if ((i == 0 || p[i - 1].order_idx != p[i].order_idx) &&
-			print_window_samples(st, run->id, p[i].order_idx, r, err) < 0)
-		{
-			recipe_free(r);
+	/* each plan step's samples over the windows of its points */
+	for (int i = 0; i < n && header; i++)
+	{
+		struct store_window_row *win = NULL;
+		int nwin = 0, rc;
+
+		if (i > 0 && p[i - 1].order_idx == p[i].order_idx && done_step)
+			continue;
+		done_step = false;
+		if (store_get_windows(st, p[i].id, &win, &nwin, err) < 0)
 			return -1;
-		}
-	recipe_free(r);
+		rc = nwin ? print_window_samples(st, run->id, p[i].order_idx, win,
+										 nwin, err)
+				  : 0;
+		done_step = nwin > 0;
+		store_windows_free(win, nwin);
+		if (rc < 0)
+			return -1;
+	}
 	return 0;
 }
 

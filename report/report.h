@@ -5,6 +5,8 @@
 #ifndef PGCLIFF_REPORT_H
 #define PGCLIFF_REPORT_H
 
+#include <stdbool.h>
+
 #include "base.h"
 
 /* One measured point, as the renderer needs it. */
@@ -29,6 +31,39 @@ struct report_row
  */
 void report_sweep_table(struct strbuf *out, const struct report_row *rows,
 						int nrows);
+
+/* A window of the measured stretch (the recipe's windows:): [start, end). */
+struct report_window_def
+{
+	const char *name;
+	int start_s;
+	int end_s;
+};
+
+/* The figures of one window of one point. */
+struct report_window
+{
+	const char *name; /* borrowed from the definition */
+	int start_s;
+	int end_s;
+	double tps; /* mean transactions per second over the window */
+	bool has_dip;
+	double dip;        /* "during": its tps / the tps of "before" */
+	double recovery_s; /* "during": seconds after its end until the tps
+						* (3 s mean) is back within 5 % of "before"; -1:
+						* never; NaN when there is no dip */
+};
+
+/*
+ * The figures of DEFS over a per-second series TPS[0..NSECONDS): one
+ * OUT entry per window the series covers (a window past its end was not
+ * measured and is left out), in the order of DEFS.  OUT holds NDEFS.
+ * Returns the count.  Pure; the one owner of these figures: the run
+ * stores them, show and compare read them back.
+ */
+int report_windows(const double *tps, int nseconds,
+				   const struct report_window_def *defs, int ndefs,
+				   struct report_window *out);
 
 /* Median of N values (copied and sorted; N > 0). */
 double report_median(const double *values, int n);

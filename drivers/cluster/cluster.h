@@ -7,6 +7,8 @@
  * so a terminal Ctrl-C reaches pgcliff only and pgcliff shuts the server
  * down in order; if pgcliff dies anyway the kernel sends the postmaster
  * SIGQUIT (PR_SET_PDEATHSIG).  Not thread-safe: drive it from one thread.
+ * Also the targets of a run (managed or external, with a standby) and the
+ * one mapping from a libpq failure to pgc_error (target.c).
  */
 #ifndef PGCLIFF_CLUSTER_H
 #define PGCLIFF_CLUSTER_H
@@ -108,5 +110,139 @@ void cluster_conn_params(const struct cluster *c, const char **keywords,
 
 /* The last NLINES lines of the server log; caller frees. */
 char *cluster_log_tail(const struct cluster *c, int nlines);
+
+/* ---------------------------------------------------------------------
+ * libpq failures: the one mapping to pgc_error
+ * ------------------------------------------------------------------- */
+struct pg_conn;   /* libpq's PGconn */
+struct pg_result; /* libpq's PGresult */
+
+/*
+ * Fill ERR from a failed libpq call.  RES NULL: PGC_ERR_UNAVAILABLE with
+ * the first line of PQerrorMessage(CONN); else PGC_ERR_SQL with the
+ * primary message, SQLSTATE, detail and hint (PGC_ERR_UNAVAILABLE all the
+ * same when CONN is no longer OK: a lost server is not the recipe's
+ * fault).  WHAT, if not NULL, prefixes the message ("setup failed: ...").
+ * POS, if not NULL, gets the server's statement position as a byte offset
+ * into SQL, or (size_t) -1 when there is none.  The one position rule:
+ * the server counts characters, pgcliff counts bytes from here on.
+ */
+void cluster_pg_error(struct pgc_error *err, struct pg_conn *conn,
+					  const struct pg_result *res, const char *sql,
+					  const char *what, size_t *pos);
+
+/*
+ * Connect with libpq parameters; NULL with PGC_ERR_UNAVAILABLE
+ * "could not connect to the WHAT: ..." on failure.  Close with
+ * cluster_disconnect().
+ */
+struct pg_conn *cluster_connect(const char *const *kw, const char *const *val,
+								const char *what, struct pgc_error *err);
+void cluster_disconnect(struct pg_conn *conn);
+
+/*
+ * The same from a conninfo string or URI (libpq's environment variables
+ * fill what it leaves out; "" uses them alone): "could not connect to the
+ * server: ...".
+ */
+struct pg_conn *cluster_connect_conninfo(const char *conninfo,
+										 struct pgc_error *err);
+
+/* CONNINFO (a conninfo or URI) without its password; caller frees. */
+char *cluster_redact_conninfo(const char *conninfo);
+
+/* ---------------------------------------------------------------------
+ * Targets: the servers of one variant, managed (created and started
+ * here) or external (reached by conninfo), a primary with an optional
+ * hot standby.  Not thread-safe; the libpq parameters it hands out stay
+ * valid until target_close().
+ * ------------------------------------------------------------------- */
+enum target_node_id
+{
+	TARGET_PRIMARY = 0,
+	TARGET_STANDBY = 1
+};
+
+struct target_spec
+{
+	const char *name;             /* the variant: names dirs and sockets */
+	const char *bindir;           /* managed: NULL = cluster_find_bindir() */
+	const char *os_user;          /* managed: NULL = postgres when root */
+	const char *conninfo;         /* external primary; NULL = managed */
+	const char *standby_conninfo; /* external standby */
+	bool standby;                 /* topology primary+standby */
+	/* managed: settings of both nodes, then each node's own (they win) */
+	const struct cluster_guc *gucs;
+	int ngucs;
+	const struct cluster_guc *primary_gucs;
+	int nprimary_gucs;
+	const struct cluster_guc *standby_gucs;
+	int nstandby_gucs;
+};
+
+/* What a target's primary is; strings owned, see _release(). */
+struct target_provenance
+{
+	char *server_version;
+	int server_version_num;
+	char *settings;  /* JSON object: pg_settings not at their default */
+	char *pg_config; /* JSON object, or NULL (the view needs a superuser) */
+};
+
+struct target;
+
+/*
+ * Bring up S: a managed primary (initdb, start) and its standby
+ * (pg_basebackup -R, start); or check an external primary's conninfo and
+ * that its standby is in recovery, streaming, and a copy of it.  *OUT is
+ * set even on failure (-1 with ERR), so the caller can name the logs of
+ * what did not start; always target_close() it.
+ */
+int target_open(const struct target_spec *s, struct target **out,
+				struct pgc_error *err);
+
+/* Stop whatever runs and free; KEEP_LOGS keeps managed servers' logs. */
+void target_close(struct target *t, bool keep_logs);
+
+/* Start / stop the managed nodes (between blocks); external: nothing. */
+int target_start(struct target *t, struct pgc_error *err);
+int target_stop(struct target *t, struct pgc_error *err);
+
+bool target_managed(const struct target *t);
+bool target_has_standby(const struct target *t);
+
+/* NULL-terminated libpq parameters of NODE (empty when it has none). */
+const char *const *target_keywords(const struct target *t,
+								   enum target_node_id node);
+const char *const *target_values(const struct target *t,
+								 enum target_node_id node);
+
+/* Borrowed until target_close(); NULL for an external target. */
+const char *target_log_path(const struct target *t, enum target_node_id node);
+const char *target_bindir(const struct target *t);
+/* The external primary's conninfo without password; NULL when managed. */
+const char *target_redacted_conninfo(const struct target *t);
+
+/* A connection to NODE (cluster_disconnect() it), or NULL with ERR. */
+struct pg_conn *target_connect(const struct target *t,
+							   enum target_node_id node,
+							   struct pgc_error *err);
+
+/*
+ * Run SQL on the primary on a connection of its own.  On failure -1
+ * with ERR (message prefixed by WHAT) and *POS, if POS is not NULL, the
+ * byte offset in SQL the server pointed at ((size_t) -1: none).
+ */
+int target_exec(const struct target *t, const char *sql, const char *what,
+				size_t *pos, struct pgc_error *err);
+
+/* Wait until the standby replayed what the primary wrote; no standby: 0. */
+int target_wait_replay(const struct target *t, int timeout_s,
+					   struct pgc_error *err);
+
+/* Server version, non-default settings and pg_config of the primary. */
+int target_provenance(const struct target *t, struct target_provenance *p,
+					  struct pgc_error *err);
+void target_provenance_release(struct target_provenance *p);
 
 #endif /* PGCLIFF_CLUSTER_H */

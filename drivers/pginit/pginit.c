@@ -7,6 +7,10 @@
  */
 #include "pginit.h"
 
+#include <libpq-fe.h>
+
+#include "cluster.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,16 +44,8 @@ static int
 sql_failed(PGconn *conn, const PGresult *res, const char *sql,
 		   struct pgc_error *err)
 {
-	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	const char *msg =
-		res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	char copy[256];
-
-	snprintf(copy, sizeof(copy), "%s", msg ? msg : PQerrorMessage(conn));
-	copy[strcspn(copy, "\n")] = '\0';
-	error_set(err, PGC_ERR_SQL, "%s", copy);
-	if (st)
-		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", st);
+	cluster_pg_error(err, conn, res, sql, NULL, NULL);
+	/* pgbench -i's own statements: say which one, not where in it */
 	error_detail(err, "while running: %s", sql);
 	return -1;
 }

@@ -9,12 +9,13 @@
 #ifndef PGCLIFF_PGINIT_H
 #define PGCLIFF_PGINIT_H
 
-#include <libpq-fe.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base.h"
+
+struct pg_conn; /* libpq's PGconn */
 
 #define PGINIT_STEPS_DEFAULT "dtgvp"
 #define PGINIT_STEPS_ALL     "dtgGvpf"
@@ -55,8 +56,8 @@ int pginit_check_steps(const char *steps, struct pgc_error *err);
  * closing line, "done in 1.23 s (drop tables 0.01 s, ...)".  -1 with err
  * (PGC_ERR_SQL with the SQLSTATE, or PGC_ERR_INTERRUPTED) on failure.
  */
-int pginit_run(PGconn *conn, const struct pginit_opts *o, char *summary,
-			   size_t summary_size, struct pgc_error *err);
+int pginit_run(struct pg_conn *conn, const struct pginit_opts *o,
+			   char *summary, size_t summary_size, struct pgc_error *err);
 
 /*
  * What pgbench's GetTableInfo() reads back: the scale (rows of
@@ -64,7 +65,7 @@ int pginit_run(PGconn *conn, const struct pginit_opts *o, char *summary,
  * err when the tables are missing ("Perhaps you need to do
  * initialization").
  */
-int pginit_table_info(PGconn *conn, int *scale, int *partitions,
+int pginit_table_info(struct pg_conn *conn, int *scale, int *partitions,
 					  enum pginit_partition *method, struct pgc_error *err);
 
 const char *pginit_partition_name(enum pginit_partition m);

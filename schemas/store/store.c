@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,9 @@ static const char *const migrations[] = {
 	 "  PRIMARY KEY (run_id, order_idx, node, second)) WITHOUT ROWID;"),
 	/* 4 -> 5: variants built from source keep their build's provenance */
 	"ALTER TABLE variant ADD COLUMN build TEXT;",
+	/* 5 -> 6: the metric the recipe measures, so that reading a run never
+	 * needs its recipe parsed again (NULL: tps, as before) */
+	"ALTER TABLE run ADD COLUMN measure TEXT;",
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -335,8 +339,8 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 			"INSERT INTO run (recipe, recipe_path, recipe_text,"
 			" recipe_sha256, command_line, tool_version, seed,"
 			" host_name, host_cpu, host_cores, host_mem_bytes,"
-			" host_kernel, started_at, plan, script_files, status)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+			" host_kernel, started_at, plan, script_files, measure, status)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the run");
 	bind_text(s, 1, r->recipe);
@@ -354,6 +358,7 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 	bind_text(s, 13, now);
 	bind_text(s, 14, r->plan);
 	bind_text(s, 15, r->script_files);
+	bind_text(s, 16, r->measure);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the run");
 	else
@@ -666,7 +671,7 @@ select_rows(struct store *st, const char *sql, const int64_t *params,
 	" r.started_at, r.ended_at, r.status, r.error,"                            \
 	" (SELECT count(*) FROM point p WHERE p.run_id = r.id),"                   \
 	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id),"  \
-	" r.plan, r.script_files"
+	" r.plan, r.script_files, r.measure"
 
 static void
 read_run_row(sqlite3_stmt *s, struct store_run_row *r)
@@ -689,6 +694,7 @@ read_run_row(sqlite3_stmt *s, struct store_run_row *r)
 		r->variants = xstrdup("");
 	r->plan = col_text(s, 14);
 	r->script_files = col_text(s, 15);
+	r->measure = col_text(s, 16);
 }
 
 int
@@ -802,6 +808,7 @@ store_run_row_release(struct store_run_row *r)
 	free(r->variants);
 	free(r->plan);
 	free(r->script_files);
+	free(r->measure);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -1187,6 +1194,48 @@ fill_event(sqlite3_stmt *s, void *row)
 	r->seq = sqlite3_column_int(s, 0);
 	r->planned_s = sqlite3_column_double(s, 1);
 	r->actual_s = sqlite3_column_double(s, 2);
+}
+
+static void
+fill_window(sqlite3_stmt *s, void *row)
+{
+	struct store_window_row *r = row;
+
+	r->name = col_text(s, 0);
+	r->start_s = sqlite3_column_int(s, 1);
+	r->end_s = sqlite3_column_int(s, 2);
+	r->tps = sqlite3_column_double(s, 3);
+	r->has_dip = sqlite3_column_type(s, 4) != SQLITE_NULL;
+	r->dip = r->has_dip ? sqlite3_column_double(s, 4) : NAN;
+	r->recovery_s = sqlite3_column_type(s, 5) != SQLITE_NULL
+						? sqlite3_column_double(s, 5)
+						: NAN;
+}
+
+int
+store_get_windows(struct store *st, int64_t point_id,
+				  struct store_window_row **rows, int *nrows,
+				  struct pgc_error *err)
+{
+	void *out;
+	/* the primary key orders by name: the recipe's order is by time */
+	int rc = select_rows(st,
+						 "SELECT name, start_s, end_s, tps, dip, recovery_s"
+						 " FROM window_stat WHERE point_id = ?"
+						 " ORDER BY start_s, end_s, name",
+						 &point_id, 1, sizeof(**rows), fill_window, &out,
+						 nrows, "the windows of a point", err);
+
+	*rows = out;
+	return rc;
+}
+
+void
+store_windows_free(struct store_window_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		free((char *) rows[i].name);
+	free(rows);
 }
 
 int

@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -46,6 +46,8 @@ struct store_run
 	/* the script files the recipe names (file:, -f), each after a
 	 * "-- file: PATH" line: the recipe text alone does not hold them */
 	const char *script_files;
+	/* the recipe's measure: "workload.metric", "metric", or NULL (tps) */
+	const char *measure;
 };
 
 struct store_variant
@@ -192,6 +194,7 @@ struct store_run_row
 	char *variants;     /* comma-separated names */
 	char *plan;         /* JSON, or NULL */
 	char *script_files; /* or NULL */
+	char *measure;      /* the recipe's measure:, or NULL */
 };
 
 struct store_variant_row
@@ -310,6 +313,16 @@ int store_get_samples(struct store *st, int64_t run_id, int order_idx,
 					  struct store_sample_row **rows, int *nrows,
 					  struct pgc_error *err);
 void store_samples_free(struct store_sample_row *rows, int n);
+
+/*
+ * The windows of a point as the run stored them (report_windows()), in
+ * time order; recovery_s is NaN where there is none.  Free with
+ * store_windows_free().
+ */
+int store_get_windows(struct store *st, int64_t point_id,
+					  struct store_window_row **rows, int *nrows,
+					  struct pgc_error *err);
+void store_windows_free(struct store_window_row *rows, int n);
 
 /* The occurrences of a timed event at a point (none for others). */
 int store_get_events(struct store *st, int64_t point_id,

@@ -185,6 +185,7 @@ main(void)
 						 "ALTER TABLE run DROP COLUMN plan;"
 						 "ALTER TABLE variant DROP COLUMN pg_config;"
 						 "ALTER TABLE variant DROP COLUMN build;"
+						 "ALTER TABLE run DROP COLUMN measure;"
 						 "ALTER TABLE point DROP COLUMN scale;"
 						 "ALTER TABLE point DROP COLUMN scripts;"
 						 "ALTER TABLE point DROP COLUMN retried;"

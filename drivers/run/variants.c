@@ -1,7 +1,7 @@
 /*
- * variants.c - see variants.h.
+ * variants.c - the variants of a run; see run.h.
  */
-#include "variants.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

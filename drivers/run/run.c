@@ -1,0 +1,1448 @@
+/*
+ * run.c - executes a run; see run.h.  The order of work: plan (run_new),
+ * build, store the run row, bring up each variant's target with its init
+ * and setup, then every plan step on the load engine, each point stored
+ * as soon as it is measured.  Printing is the command's: everything it may
+ * show leaves here as a struct run_event.
+ */
+#include "run.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "hist.h"
+#include "run_int.h"
+
+/* One variant's servers and what the run learnt of them. */
+struct run_target
+{
+	const struct variant *v;
+	struct target *t;
+	struct target_provenance prov;
+	int scale; /* :scale of the scripts on this server */
+	int partitions;
+	enum pginit_partition partition_method;
+};
+
+struct run
+{
+	struct run_config c;
+	struct store *store;
+	const char *command_line;
+	const struct recipe *recipe;
+	struct variant *vars;
+	int nvars;
+	struct run_target *targets;
+	struct recipe_plan_step *plan;
+	int nplan;
+	const int *sweep; /* -c's list, else the recipe's */
+	int nsweep;
+	int repeat;
+	struct script_define *defines; /* variables:, then -D over them */
+	int ndefines;
+	/* per recipe workload: its scripts, weights and failure policy */
+	const struct script ***wl_scripts;
+	int **wl_weights;
+	struct load_policy *policies;
+	int64_t run_id;
+	const char *status;
+	int points_done;
+	struct report_row *rows;
+	int nrows;
+	int aborted_clients;
+	char abort_reason[1024];
+	bool has_finish_err;
+	struct pgc_error finish_err;
+};
+
+/* ------------------------------------------------------------- events */
+
+static void
+emit(const struct run *r, struct run_event *ev)
+{
+	if (r->c.on_event)
+		r->c.on_event(r->c.event_arg, ev);
+}
+
+static void emit_text(const struct run *r, enum run_event_kind kind,
+					  const char *variant, const char *fmt, ...)
+	PGC_PRINTF(4, 5);
+
+static void
+emit_text(const struct run *r, enum run_event_kind kind, const char *variant,
+		  const char *fmt, ...)
+{
+	struct run_event ev;
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.variant = variant;
+	ev.text = sb.buf ? sb.buf : "";
+	emit(r, &ev);
+	strbuf_release(&sb);
+}
+
+/* The variant's name in events, when there is more than one. */
+static const char *
+shown_variant(const struct run *r, const struct variant *v)
+{
+	return r->nvars > 1 ? v->name : NULL;
+}
+
+static void
+on_build_step(void *arg, const char *line)
+{
+	emit_text(arg, RUN_EV_STEP, NULL, "%s", line);
+}
+
+struct init_arg
+{
+	const struct run *r;
+	const char *variant;
+};
+
+static void
+on_init_step(void *arg, const char *line)
+{
+	const struct init_arg *ia = arg;
+
+	emit_text(ia->r, RUN_EV_STEP, ia->variant, "%s", line);
+}
+
+static void
+on_progress(void *arg, const struct load_progress *p)
+{
+	struct run_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RUN_EV_PROGRESS;
+	ev.progress = p;
+	emit(arg, &ev);
+}
+
+/* debug() of a script, from the engine's worker threads */
+static void
+on_debug(void *arg, const char *line)
+{
+	emit_text(arg, RUN_EV_DEBUG, NULL, "%s", line);
+}
+
+/* ------------------------------------------------------------- plan */
+
+/* Clients of workload I at sweep point SI: the one rule for both uses. */
+static int
+point_clients(const struct run *r, int i, int si)
+{
+	return r->recipe->workloads[i].swept && r->nsweep
+			   ? r->sweep[si]
+			   : r->recipe->workloads[i].clients;
+}
+
+/*
+ * The most connections any point opens (-c lists need not ascend, so
+ * every point is looked at).
+ */
+static int
+max_clients_of_point(const struct run *r)
+{
+	int max = 0;
+
+	for (int si = 0; si < (r->nsweep ? r->nsweep : 1); si++)
+	{
+		int total = 0;
+
+		for (int i = 0; i < r->recipe->nworkloads; i++)
+			total += point_clients(r, i, si);
+		if (total > max)
+			max = total;
+	}
+	return max;
+}
+
+static enum load_action
+action_of(const char *a)
+{
+	return strcmp(a, "retry") == 0          ? LOAD_RETRY
+		   : strcmp(a, "abort_client") == 0 ? LOAD_ABORT_CLIENT
+		   : strcmp(a, "abort_run") == 0    ? LOAD_ABORT_RUN
+											: LOAD_CONTINUE;
+}
+
+/*
+ * A workload's failure policy: --max-tries over the recipe's max_tries
+ * (0: as many as the window allows); serialization failures and deadlocks
+ * are retried when more than one try is allowed (pgbench's --max-tries),
+ * everything else rolls back and goes on; on_error: says otherwise.
+ */
+static void
+make_policy(const struct run_config *c, const struct recipe_workload *w,
+			struct load_policy *pol)
+{
+	struct load_rule *rules =
+		xcalloc((size_t) w->non_error + 1, sizeof(*rules));
+	int n = 0;
+
+	pol->max_tries =
+		c->max_tries >= 0 ? c->max_tries : (w->max_tries ? w->max_tries : 1);
+	if (pol->max_tries == 0)
+		pol->max_tries = INT32_MAX;
+	pol->serialization = pol->max_tries > 1 ? LOAD_RETRY : LOAD_CONTINUE;
+	pol->deadlock = pol->serialization;
+	pol->recovery_conflict = LOAD_CONTINUE;
+	pol->other = LOAD_CONTINUE;
+	pol->connection = LOAD_ABORT_CLIENT;
+	for (int i = 0; i < w->non_error; i++)
+	{
+		const struct recipe_rule *rr = &w->on_error[i];
+		enum load_action a = action_of(rr->action);
+
+		if (strcmp(rr->key, "serialization") == 0)
+			pol->serialization = a;
+		else if (strcmp(rr->key, "deadlock") == 0)
+			pol->deadlock = a;
+		else if (strcmp(rr->key, "recovery_conflict") == 0)
+			pol->recovery_conflict = a;
+		else if (strcmp(rr->key, "other") == 0)
+			pol->other = a;
+		else if (strcmp(rr->key, "connection") == 0)
+			pol->connection = a;
+		else
+		{
+			snprintf(rules[n].sqlstate, sizeof(rules[n].sqlstate), "%s",
+					 rr->key);
+			rules[n++].action = a;
+		}
+	}
+	pol->rules = rules;
+	pol->nrules = n;
+}
+
+/* The engine's view of each workload's scripts, weights and policy. */
+static void
+collect_scripts(struct run *r)
+{
+	const struct recipe *rc = r->recipe;
+
+	r->wl_scripts = xcalloc((size_t) rc->nworkloads, sizeof(*r->wl_scripts));
+	r->wl_weights = xcalloc((size_t) rc->nworkloads, sizeof(*r->wl_weights));
+	r->policies = xcalloc((size_t) rc->nworkloads, sizeof(*r->policies));
+	for (int i = 0; i < rc->nworkloads; i++)
+	{
+		const struct recipe_workload *w = &rc->workloads[i];
+
+		r->wl_scripts[i] = xcalloc((size_t) w->nscripts, sizeof(void *));
+		r->wl_weights[i] = xcalloc((size_t) w->nscripts, sizeof(int));
+		for (int k = 0; k < w->nscripts; k++)
+		{
+			r->wl_scripts[i][k] = w->scripts[k].script;
+			r->wl_weights[i][k] = w->scripts[k].weight;
+		}
+		make_policy(&r->c, w, &r->policies[i]);
+	}
+}
+
+/*
+ * The script variables of the run: the recipe's variables:, then -D over
+ * them (a later -D wins); and the check that every variable a script
+ * reads is assigned somewhere.
+ */
+static int
+collect_defines(struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	int n = rc->nvariables + r->c.ndefines;
+	const char **names = xcalloc((size_t) n + 1, sizeof(char *));
+	int result;
+
+	r->defines = xcalloc((size_t) n + 1, sizeof(*r->defines));
+	for (int i = 0; i < n; i++)
+	{
+		const char *name, *value;
+		int k;
+
+		if (i < rc->nvariables)
+		{
+			name = xstrdup(rc->variables[i].name);
+			value = rc->variables[i].value;
+		}
+		else
+		{
+			const char *d = r->c.defines[i - rc->nvariables];
+			const char *eq = strchr(d, '=');
+
+			name = xstrndup(d, (size_t) (eq - d));
+			value = eq + 1;
+			if (!script_valid_var_name(name))
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "invalid variable name \"%s\" in -D %s", name, d);
+				free((char *) name);
+				free(names);
+				return -1;
+			}
+		}
+		for (k = 0; k < r->ndefines; k++)
+			if (strcmp(r->defines[k].name, name) == 0)
+				break;
+		if (k < r->ndefines)
+			free((char *) r->defines[k].name);
+		else
+			r->ndefines++;
+		r->defines[k].name = name;
+		r->defines[k].value = value;
+	}
+	for (int i = 0; i < r->ndefines; i++)
+		names[i] = r->defines[i].name;
+	result = recipe_check_variables(rc, names, r->ndefines, err);
+	free(names);
+	return result;
+}
+
+struct run *
+run_new(const struct run_config *c, struct pgc_error *err)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	const struct recipe *rc = c->recipe;
+
+	r->c = *c;
+	r->recipe = rc;
+	r->status = "failed";
+	if (collect_defines(r, err) < 0)
+		goto fail;
+	collect_scripts(r);
+	for (int i = 0; i < rc->nwindows; i++)
+		if (c->duration_us &&
+			(int64_t) rc->windows[i].end_s * 1000000 > c->duration_us)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "window '%s' of the recipe ends at %d s, past -T %g s",
+					  rc->windows[i].name, rc->windows[i].end_s,
+					  (double) c->duration_us / 1e6);
+			goto fail;
+		}
+	r->nvars = variants_resolve(rc, c->variant_args, c->nvariant_args,
+								c->bindir, c->target, &r->vars, err);
+	if (r->nvars < 0)
+	{
+		r->nvars = 0;
+		goto fail;
+	}
+	r->targets = xcalloc((size_t) r->nvars, sizeof(*r->targets));
+	for (int i = 0; i < r->nvars; i++)
+		r->targets[i].v = &r->vars[i];
+	r->nsweep = c->nclients ? c->nclients : rc->nsweep_clients;
+	r->sweep = c->nclients ? c->clients : rc->sweep_clients;
+	r->repeat = c->repeat ? c->repeat : rc->repeat;
+	r->nplan = recipe_plan_for(rc, r->nvars, r->nsweep ? r->nsweep : 1,
+							   r->nsweep > 0, r->repeat, c->seed, &r->plan);
+	return r;
+fail:
+	run_free(r);
+	return NULL;
+}
+
+int
+run_nsteps(const struct run *r)
+{
+	return r->nplan;
+}
+
+int
+run_nvariants(const struct run *r)
+{
+	return r->nvars;
+}
+
+/* ------------------------------------------------------------ targets */
+
+/*
+ * A server that fails to start because of a setting is the recipe's (or
+ * the command line's) error: point at the setting the log names.
+ */
+static void
+blame_guc(const struct variant *v, struct pgc_error *err, const char *log_tail)
+{
+	for (int i = 0; i < v->ngucs; i++)
+	{
+		const struct variant_guc *g = &v->gucs[i];
+		char quoted[300];
+		const char *line;
+
+		snprintf(quoted, sizeof(quoted), "\"%s\"", g->name);
+		if ((line = strstr(log_tail, quoted)) == NULL)
+			continue;
+		while (line > log_tail && line[-1] != '\n')
+			line--;
+		if (g->origin_file)
+		{
+			error_set(err, PGC_ERR_RECIPE, "the server rejected setting '%s'",
+					  g->name);
+			error_at(err, g->origin_file, g->pos.line, g->pos.col,
+					 (int) strlen(g->name));
+		}
+		else
+			error_set(err, PGC_ERR_USAGE,
+					  "the server rejected setting '%s' of --variant %s",
+					  g->name, v->name);
+		error_detail(err, "%.*s", (int) strcspn(line, "\n"), line);
+		return;
+	}
+}
+
+/*
+ * The settings of a variant's managed servers: its GUCs, with
+ * max_connections sized for the widest point unless it sets it (and then
+ * it must be enough).
+ */
+static int
+target_gucs(const struct run *r, const struct variant *v,
+			struct cluster_guc *gucs, char *maxconn, size_t maxconn_size,
+			struct pgc_error *err)
+{
+	int need = max_clients_of_point(r) + 5;
+	bool has_maxconn = false;
+	int n = 0;
+
+	for (int i = 0; i < v->ngucs; i++)
+	{
+		const struct variant_guc *g = &v->gucs[i];
+
+		gucs[n].name = g->name;
+		gucs[n++].value = g->value;
+		if (strcasecmp(g->name, "max_connections") != 0)
+			continue;
+		has_maxconn = true;
+		if (atoi(g->value) >= need)
+			continue;
+		error_set(err, g->origin_file ? PGC_ERR_RECIPE : PGC_ERR_USAGE,
+				  "max_connections %s is below the %d connections this run "
+				  "needs",
+				  g->value, need);
+		if (g->origin_file)
+			error_at(err, g->origin_file, g->pos.line, g->pos.col,
+					 (int) strlen(g->name));
+		error_hint(err,
+				   "raise it, or leave it out: pgcliff sizes it to the sweep");
+		return -1;
+	}
+	if (!has_maxconn)
+	{
+		snprintf(maxconn, maxconn_size, "%d",
+				 need + 10 > 100 ? need + 10 : 100);
+		gucs[n].name = "max_connections";
+		gucs[n++].value = maxconn;
+	}
+	return n;
+}
+
+static struct cluster_guc *
+recipe_gucs(const struct recipe_guc *g, int n)
+{
+	struct cluster_guc *out = xcalloc((size_t) n + 1, sizeof(*out));
+
+	for (int i = 0; i < n; i++)
+	{
+		out[i].name = g[i].name;
+		out[i].value = g[i].value;
+	}
+	return out;
+}
+
+/* Create (initdb) and start, or reach, the variant's servers. */
+static int
+open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	const struct variant *v = rt->v;
+	struct target_spec spec;
+	struct cluster_guc *gucs = xcalloc((size_t) v->ngucs + 2, sizeof(*gucs));
+	struct cluster_guc *pg = recipe_gucs(rc->primary_gucs, rc->nprimary_gucs);
+	struct cluster_guc *sg = recipe_gucs(rc->standby_gucs, rc->nstandby_gucs);
+	char maxconn[32];
+	int n = 0, result = -1;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = v->name;
+	spec.standby = rc->topology == RECIPE_TOPO_PRIMARY_STANDBY;
+	if (v->target)
+	{
+		if (rc->ngucs > 0)
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "the recipe's server settings (%s, ...) are not "
+					  "applied to the external server of %s",
+					  rc->gucs[0].name, v->name);
+		spec.conninfo = v->target;
+		spec.standby_conninfo = r->c.standby_target;
+	}
+	else
+	{
+		n = target_gucs(r, v, gucs, maxconn, sizeof(maxconn), err);
+		if (n < 0)
+			goto out;
+		spec.bindir = v->bindir;
+		spec.os_user = r->c.os_user;
+		spec.gucs = gucs;
+		spec.ngucs = n;
+		spec.primary_gucs = pg;
+		spec.nprimary_gucs = rc->nprimary_gucs;
+		spec.standby_gucs = sg;
+		spec.nstandby_gucs = rc->nstandby_gucs;
+	}
+	result = target_open(&spec, &rt->t, err);
+	if (result < 0 && !v->target)
+		blame_guc(v, err, err->detail);
+out:
+	free(gucs);
+	free(pg);
+	free(sg);
+	return result;
+}
+
+/* The variant's row in the store: what it asked for and what it ran. */
+static int
+store_variant_of(struct run *r, const struct run_target *rt,
+				 struct pgc_error *err)
+{
+	const struct variant *v = rt->v;
+	struct store_variant sv;
+	json_t *g = json_object(), *d = json_object();
+	char *gucs, *defines;
+	int result;
+
+	for (int i = 0; i < v->ngucs; i++)
+		json_object_set_new(g, v->gucs[i].name, json_string(v->gucs[i].value));
+	for (int i = 0; i < v->ndefines; i++)
+		json_object_set_new(d, v->defines[i].name,
+							json_string(v->defines[i].value));
+	gucs = json_text(g);
+	defines = json_text(d);
+	memset(&sv, 0, sizeof(sv));
+	sv.name = v->name;
+	sv.kind = target_managed(rt->t) ? "managed" : "external";
+	sv.bindir = target_bindir(rt->t);
+	sv.target = target_redacted_conninfo(rt->t);
+	sv.gucs = gucs;
+	sv.defines = v->build && target_managed(rt->t) ? defines : NULL;
+	sv.build = v->build && target_managed(rt->t) ? v->build_json : NULL;
+	sv.server_version = rt->prov.server_version;
+	sv.server_version_num = rt->prov.server_version_num;
+	sv.settings = rt->prov.settings;
+	sv.pg_config = rt->prov.pg_config;
+	result = store_variant_add(r->store, r->run_id, &sv, err);
+	free(gucs);
+	free(defines);
+	return result;
+}
+
+/* SQL from the recipe (init, setup, reset), failures at their place. */
+static int
+exec_sql_list(const struct run_target *rt, const struct recipe_sql *list,
+			  int n, const char *what, struct pgc_error *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		size_t pos;
+		int line, col;
+
+		if (target_exec(rt->t, list[i].text, what, &pos, err) == 0)
+			continue;
+		if (err->kind == PGC_ERR_SQL)
+		{
+			script_origin_locate(&list[i].origin, list[i].text,
+								 pos == (size_t) -1 ? 0 : pos, &line, &col);
+			error_at(err, list[i].origin.file, line, col, 1);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* init: pgbench -i with the recipe's options, or its SQL. */
+static int
+run_init(struct run *r, struct run_target *rt, struct pgc_error *err)
+{
+	const struct recipe_init *in = &r->recipe->init;
+	struct pginit_opts o;
+	struct init_arg ia = {r, shown_variant(r, rt->v)};
+	char steps[32], summary[512];
+	struct pg_conn *conn;
+	int result;
+
+	if (!in->pgbench)
+		return exec_sql_list(rt, in->sql, in->nsql, "init", err);
+	memset(&o, 0, sizeof(o));
+	o.scale = in->scale;
+	o.fillfactor = in->fillfactor;
+	o.partitions = in->partitions;
+	o.method = strcmp(in->partition_method, "hash") == 0 ? PGINIT_PART_HASH
+														 : PGINIT_PART_RANGE;
+	o.unlogged = in->unlogged;
+	snprintf(steps, sizeof(steps), "%s%s",
+			 in->steps ? in->steps : PGINIT_STEPS_DEFAULT,
+			 in->foreign_keys && !(in->steps && strchr(in->steps, 'f')) ? "f"
+																		: "");
+	o.steps = steps;
+	o.quiet = true;
+	o.progress = on_init_step;
+	o.progress_arg = &ia;
+	o.interrupt = r->c.interrupt;
+	if ((conn = target_connect(rt->t, TARGET_PRIMARY, err)) == NULL)
+		return -1;
+	result = pginit_run(conn, &o, summary, sizeof(summary), err);
+	cluster_disconnect(conn);
+	if (result < 0)
+	{
+		error_at(err, r->recipe->path, in->pos.line, in->pos.col, 1);
+		return -1;
+	}
+	on_init_step(&ia, summary);
+	return 0;
+}
+
+/*
+ * The :scale of the scripts on RT: with a builtin, what pgbench's
+ * GetTableInfo() reads (rows of pgbench_branches, and the partitioning);
+ * else -s, else the recipe's init scale, else 1.
+ */
+static int
+find_scale(struct run *r, struct run_target *rt, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	struct pg_conn *conn;
+	int result;
+
+	rt->scale = r->c.scale
+					? r->c.scale
+					: (rc->has_init && rc->init.pgbench ? rc->init.scale : 1);
+	if (!recipe_uses_builtin(rc))
+		return 0;
+	if ((conn = target_connect(rt->t, TARGET_PRIMARY, err)) == NULL)
+		return -1;
+	result = pginit_table_info(conn, &rt->scale, &rt->partitions,
+							   &rt->partition_method, err);
+	cluster_disconnect(conn);
+	if (result == 0 && r->c.scale && r->c.scale != rt->scale)
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "scale option ignored, using count from "
+				  "pgbench_branches table (%d)",
+				  rt->scale);
+	return result;
+}
+
+/*
+ * Bring up every variant's server once: create it, record its provenance,
+ * run the recipe's init and setup.  With several variants taking turns,
+ * each server is stopped again until its first block.
+ */
+static int
+prepare_targets(struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	bool take_turns = r->nvars > 1 && rc->restart_per_block;
+
+	for (int i = 0; i < r->nvars; i++)
+	{
+		struct run_target *rt = &r->targets[i];
+		struct run_event ev;
+
+		if (open_target(r, rt, err) < 0 || *r->c.interrupt)
+			return -1;
+		if (target_provenance(rt->t, &rt->prov, err) < 0 ||
+			store_variant_of(r, rt, err) < 0)
+			return -1;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RUN_EV_SERVER_UP;
+		ev.variant = shown_variant(r, rt->v);
+		ev.run_id = r->run_id;
+		ev.server_version = rt->prov.server_version;
+		ev.managed = target_managed(rt->t);
+		emit(r, &ev);
+		if (rc->has_init && run_init(r, rt, err) < 0)
+			return -1;
+		if (exec_sql_list(rt, rc->setup, rc->nsetup, "setup", err) < 0)
+			return -1;
+		if (find_scale(r, rt, err) < 0)
+			return -1;
+		if (target_wait_replay(rt->t, 120, err) < 0)
+			return -1;
+		if (take_turns && target_stop(rt->t, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Switch servers between stretches of the plan: with several variants
+ * taking turns (restart: block), the previous variant's server stops and
+ * this one's starts fresh for each block.
+ */
+static int
+switch_target(struct run *r, const struct recipe_plan_step *prev,
+			  const struct recipe_plan_step *st, struct pgc_error *err)
+{
+	if (r->nvars < 2 || !r->recipe->restart_per_block)
+		return 0;
+	if (prev && prev->block == st->block && prev->variant == st->variant)
+		return 0;
+	if (prev && target_stop(r->targets[prev->variant].t, err) < 0)
+		return -1;
+	/*
+	 * What the last server wrote (its WAL, its log) is flushed now, not
+	 * by the kernel while the next variant is measured: measured here,
+	 * such writeback cost the variant after a log-heavy one 2-5 %.
+	 */
+	sync();
+	return target_start(r->targets[st->variant].t, err);
+}
+
+/* ------------------------------------------------------------ points */
+
+static void
+fill_workloads(const struct run *r, const struct run_target *rt, int si,
+			   struct load_workload *wl)
+{
+	const struct recipe *rc = r->recipe;
+	const struct run_config *c = &r->c;
+
+	for (int i = 0; i < rc->nworkloads; i++)
+	{
+		const struct recipe_workload *rw = &rc->workloads[i];
+		bool swept = rw->swept && r->nsweep;
+		enum target_node_id node = strcmp(rw->target, "standby") == 0
+									   ? TARGET_STANDBY
+									   : TARGET_PRIMARY;
+
+		wl[i].name = rw->name;
+		wl[i].scripts = r->wl_scripts[i];
+		wl[i].weights = r->wl_weights[i];
+		wl[i].nscripts = rw->nscripts;
+		wl[i].protocol = (enum load_protocol)(
+			c->protocol >= 0 ? c->protocol : (int) rw->protocol);
+		wl[i].conn_keywords = target_keywords(rt->t, node);
+		wl[i].conn_values = target_values(rt->t, node);
+		wl[i].clients = point_clients(r, i, si);
+		if (c->jobs)
+			wl[i].jobs = c->jobs;
+		else if (swept && c->nclients && rc->sweep_jobs_list)
+			/* -c replaced the points the jobs list was written for */
+			wl[i].jobs = r->sweep[si];
+		else if (swept)
+			wl[i].jobs = recipe_sweep_jobs(rc, si, r->sweep[si]);
+		else
+			wl[i].jobs = rw->jobs;
+		if (wl[i].jobs > wl[i].clients)
+			wl[i].jobs = wl[i].clients;
+		if (c->transactions)
+			wl[i].transactions = c->transactions;
+		else if (c->duration_us)
+			wl[i].transactions = 0; /* -T turns -t recipes into durations */
+		else
+			wl[i].transactions = rw->transactions;
+		wl[i].policy = &r->policies[i];
+		wl[i].rate = c->rate > 0 ? c->rate : rw->rate;
+		wl[i].timed = rw->timed;
+		wl[i].at_ns = rw->at_us * 1000;
+		wl[i].every_ns = rw->every_us * 1000;
+		wl[i].until_ns = rw->until_us * 1000;
+		wl[i].latency_limit_ns = (c->latency_limit_us ? c->latency_limit_us
+													  : rw->latency_limit_us) *
+								 1000;
+		wl[i].defines = r->defines;
+		wl[i].ndefines = r->ndefines;
+	}
+}
+
+/*
+ * The recipe's windows over a workload's per-second series, as
+ * report_windows() computes them (none for a timed event).
+ */
+static int
+window_rows(const struct recipe *rc, const struct load_workload *w,
+			const struct load_workload_result *res,
+			struct store_window_row *out)
+{
+	struct report_window_def *defs;
+	struct report_window *win;
+	double *tps;
+	int n;
+
+	if (w->timed || rc->nwindows == 0)
+		return 0;
+	defs = xcalloc((size_t) rc->nwindows, sizeof(*defs));
+	win = xcalloc((size_t) rc->nwindows, sizeof(*win));
+	tps = xcalloc((size_t) res->nseconds + 1, sizeof(double));
+	for (int k = 0; k < rc->nwindows; k++)
+	{
+		defs[k].name = rc->windows[k].name;
+		defs[k].start_s = rc->windows[k].start_s;
+		defs[k].end_s = rc->windows[k].end_s;
+	}
+	for (int s = 0; s < res->nseconds; s++)
+		tps[s] = (double) res->sec_txns[s];
+	n = report_windows(tps, res->nseconds, defs, rc->nwindows, win);
+	for (int k = 0; k < n; k++)
+	{
+		out[k].name = win[k].name;
+		out[k].start_s = win[k].start_s;
+		out[k].end_s = win[k].end_s;
+		out[k].tps = win[k].tps;
+		out[k].has_dip = win[k].has_dip;
+		out[k].dip = win[k].dip;
+		out[k].recovery_s = win[k].recovery_s;
+	}
+	free(defs);
+	free(win);
+	free(tps);
+	return n;
+}
+
+/* Second SEC's errors by class ({"40": 3}), or NULL: none. */
+static char *
+errors_of_second(const struct load_workload_result *res, int sec)
+{
+	json_t *d = json_object();
+
+	for (int i = 0; i < res->nerrors; i++)
+		if (res->errors[i].second == sec)
+			json_object_set_new(
+				d, res->errors[i].sqlclass,
+				json_integer((json_int_t) res->errors[i].count));
+	if (json_object_size(d) == 0)
+	{
+		json_decref(d);
+		return NULL;
+	}
+	return json_text(d);
+}
+
+/*
+ * The per-script figures of a workload as stored: a JSON array, one object
+ * per script, with its statements when they were timed (-r).
+ */
+static char *
+scripts_json(const struct recipe *rc, const struct load_workload *w,
+			 const struct load_workload_result *res)
+{
+	const struct recipe_workload *rw = recipe_workload_find(rc, w->name);
+	json_t *arr = json_array();
+
+	for (int k = 0; k < res->nscripts; k++)
+	{
+		const struct load_script_result *ss = &res->scripts[k];
+		json_t *o = json_pack(
+			"{s:s, s:i, s:I, s:I, s:I, s:f, s:f}", "name",
+			rw->scripts[k].label, "weight", w->weights[k], "transactions",
+			(json_int_t) ss->txns, "failures", (json_int_t) ss->failures,
+			"retried", (json_int_t) ss->retried, "latency_avg_ms",
+			hist_mean(ss->latency) / 1e6, "latency_stddev_ms",
+			hist_stddev(ss->latency) / 1e6);
+
+		if (ss->cmd_count)
+		{
+			json_t *stmts = json_array();
+
+			for (int c = 0; c < ss->ncmds; c++)
+			{
+				const struct script_cmd *cmd = &w->scripts[k]->cmds[c];
+
+				json_array_append_new(
+					stmts,
+					json_pack(
+						"{s:i, s:s, s:f, s:I, s:I, s:I}", "line", cmd->line,
+						"command", cmd->first_line, "latency_avg_ms",
+						ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
+											   (double) ss->cmd_count[c] / 1e6
+										 : 0.0,
+						"count", (json_int_t) ss->cmd_count[c], "failures",
+						(json_int_t) ss->cmd_failures[c], "retries",
+						(json_int_t) ss->cmd_retries[c]));
+			}
+			json_object_set_new(o, "statements", stmts);
+		}
+		json_array_append_new(arr, o);
+	}
+	return json_text(arr);
+}
+
+static int
+store_point(struct run *r, const struct run_target *rt,
+			const struct load_workload *w,
+			const struct load_workload_result *res, int block, int order,
+			const struct load_result *point, double secs,
+			struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	struct store_point sp;
+	struct strbuf hist_text = STRBUF_INIT;
+	json_t *cj = json_object();
+	char *classes;
+	struct store_series_row *series =
+		xcalloc((size_t) res->nseconds + 1, sizeof(*series));
+	char **err_texts = xcalloc((size_t) res->nseconds + 1, sizeof(char *));
+	struct store_event_row *events =
+		xcalloc((size_t) res->nevents + 1, sizeof(*events));
+	struct store_window_row *windows =
+		xcalloc((size_t) rc->nwindows + 1, sizeof(*windows));
+	char *scripts = scripts_json(rc, w, res);
+	const struct hist *h = res->latency;
+	int result;
+
+	for (int k = 0; k < res->nevents; k++)
+	{
+		events[k].seq = res->events[k].seq;
+		events[k].planned_s = (double) res->events[k].planned_ns / 1e9;
+		events[k].actual_s = (double) res->events[k].actual_ns / 1e9;
+	}
+	hist_encode(h, &hist_text);
+	for (int i = 0; i < res->nclasses; i++)
+		json_object_set_new(cj, res->classes[i].sqlclass,
+							json_integer((json_int_t) res->classes[i].count));
+	classes = json_text(cj);
+	for (int s = 0; s < res->nseconds; s++)
+	{
+		series[s].second = s;
+		series[s].transactions = res->sec_txns[s];
+		series[s].failures = res->sec_failures[s];
+		series[s].lat_avg_ms =
+			res->sec_txns[s]
+				? res->sec_lat_sum_ns[s] / (double) res->sec_txns[s] / 1e6
+				: 0;
+		series[s].lat_max_ms = (double) res->sec_lat_max_ns[s] / 1e6;
+		series[s].failures_by_class = err_texts[s] = errors_of_second(res, s);
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.variant = rt->v->name;
+	sp.workload = w->name;
+	sp.clients = w->clients;
+	sp.jobs = res->jobs;
+	sp.repeat_idx = block;
+	sp.order_idx = order;
+	sp.protocol = recipe_protocol_name((enum recipe_protocol) w->protocol);
+	sp.duration_s = secs;
+	sp.warmup_s =
+		(double) (r->c.warmup_set ? r->c.warmup_us : rc->warmup_us) / 1e6;
+	sp.transactions = res->txns;
+	sp.failures = res->failures;
+	sp.failures_by_class = classes;
+	sp.aborted_clients = res->aborted_clients;
+	sp.abort_reason = res->aborted_clients ? res->first_error : NULL;
+	sp.tps = (double) res->txns / secs;
+	sp.conn_ms = point->conn_ms;
+	sp.prepare_ms = point->prepare_ms;
+	sp.lat_avg_ms = hist_mean(h) / 1e6;
+	sp.lat_stddev_ms = hist_stddev(h) / 1e6;
+	sp.lat_p50_ms = (double) hist_quantile(h, 0.50) / 1e6;
+	sp.lat_p90_ms = (double) hist_quantile(h, 0.90) / 1e6;
+	sp.lat_p99_ms = (double) hist_quantile(h, 0.99) / 1e6;
+	sp.lat_p999_ms = (double) hist_quantile(h, 0.999) / 1e6;
+	sp.lat_max_ms = (double) h->max_ns / 1e6;
+	sp.histogram = hist_text.buf;
+	sp.scale = rt->scale;
+	sp.scripts = scripts;
+	sp.retried = res->retried;
+	sp.retries = res->retries;
+	sp.skipped = res->skipped;
+	sp.late = res->late;
+	sp.lag_avg_ms = res->lag_avg_ms;
+	sp.lag_max_ms = res->lag_max_ms;
+	sp.events = events;
+	sp.nevents = res->nevents;
+	sp.windows = windows;
+	sp.nwindows = window_rows(rc, w, res, windows);
+	sp.series = series;
+	sp.nseries = res->nseconds;
+	result = store_point_add(r->store, r->run_id, &sp, NULL, err);
+	if (result == 0)
+	{
+		struct report_row *row;
+
+		r->rows =
+			xrealloc(r->rows, (size_t) (r->nrows + 1) * sizeof(*r->rows));
+		row = &r->rows[r->nrows++];
+		row->variant = rt->v->name;
+		row->workload = w->name;
+		row->clients = w->clients;
+		row->jobs = res->jobs;
+		row->tps = sp.tps;
+		row->p50_ms = sp.lat_p50_ms;
+		row->p99_ms = sp.lat_p99_ms;
+		row->failures = res->failures;
+	}
+	strbuf_release(&hist_text);
+	free(classes);
+	free(scripts);
+	for (int s = 0; s < res->nseconds; s++)
+		free(err_texts[s]);
+	free(err_texts);
+	free(events);
+	free(windows);
+	free(series);
+	return result;
+}
+
+/*
+ * The server-side samples of a point, with the plan step: commits, wait
+ * events, conflicts and replay lag per node and second.  ERR may be NULL
+ * (a point that failed: keep what there is, quietly).
+ */
+static int
+store_samples(struct run *r, const struct load_point *lp,
+			  const struct load_result *res, int order, struct pgc_error *err)
+{
+	struct store_sample_row *rows =
+		xcalloc((size_t) res->nsamples + 1, sizeof(*rows));
+	char **confl = xcalloc((size_t) res->nsamples + 1, sizeof(char *));
+	static const char *const kinds[5] = {"snapshot", "lock", "bufferpin",
+										 "deadlock", "tablespace"};
+	struct pgc_error ignored;
+	int result;
+
+	for (int i = 0; i < res->nsamples; i++)
+	{
+		const struct load_sample *sa = &res->samples[i];
+		json_t *d = json_object();
+
+		for (int k = 0; k < 5; k++)
+			json_object_set_new(d, kinds[k],
+								json_integer((json_int_t) sa->conflicts[k]));
+		confl[i] = json_text(d);
+		rows[i].node = lp->nodes[sa->node].name;
+		rows[i].second = sa->second;
+		rows[i].ok = sa->ok;
+		rows[i].commits = sa->commits;
+		rows[i].conflicts = sa->ok ? confl[i] : NULL;
+		rows[i].standby = sa->standby;
+		rows[i].lag_bytes = sa->lag_bytes;
+		rows[i].lag_s = sa->lag_s;
+		rows[i].waits = sa->waits;
+		rows[i].query_ms = sa->query_ms;
+		rows[i].error = sa->error[0] ? sa->error : NULL;
+	}
+	result = store_samples_add(r->store, r->run_id, order, rows, res->nsamples,
+							   err ? err : &ignored);
+	for (int i = 0; i < res->nsamples; i++)
+		free(confl[i]);
+	free(confl);
+	free(rows);
+	return err ? result : 0;
+}
+
+/* Plan step ORDER, measured and stored; -1 with ERR stops the run. */
+static int
+run_step(struct run *r, int order, struct load_workload *wl,
+		 struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	const struct run_config *c = &r->c;
+	const struct recipe_plan_step *st = &r->plan[order];
+	struct run_target *rt = &r->targets[st->variant];
+	struct load_point lp;
+	struct load_result res;
+	struct load_node nodes[2];
+	struct run_event ev;
+	double secs;
+	int nw = rc->nworkloads, result = 0;
+
+	if (switch_target(r, order ? &r->plan[order - 1] : NULL, st, err) < 0)
+		return -1;
+	fill_workloads(r, rt, st->sweep, wl);
+	if (st->workload >= 0)
+	{
+		/* run_workloads: separately: this point measures one */
+		wl[0] = wl[st->workload];
+		nw = 1;
+	}
+	if (exec_sql_list(rt, rc->reset, rc->nreset, "reset", err) < 0 ||
+		target_wait_replay(rt->t, 120, err) < 0)
+		return -1;
+	memset(&lp, 0, sizeof(lp));
+	lp.workloads = wl;
+	lp.nworkloads = nw;
+	lp.warmup_ns = (c->warmup_set ? c->warmup_us : rc->warmup_us) * 1000;
+	lp.duration_ns =
+		(c->duration_us ? c->duration_us : rc->duration_us) * 1000;
+	lp.seed = c->seed + (uint64_t) order * 7919u;
+	lp.scale = rt->scale;
+	lp.per_statement = c->per_statement;
+	lp.interrupt = c->interrupt;
+	lp.progress_s = c->progress_s;
+	lp.progress = on_progress;
+	lp.progress_arg = r;
+	lp.debug = on_debug;
+	lp.debug_arg = r;
+	nodes[0].name = "primary";
+	nodes[0].conn_keywords = target_keywords(rt->t, TARGET_PRIMARY);
+	nodes[0].conn_values = target_values(rt->t, TARGET_PRIMARY);
+	nodes[1].name = "standby";
+	nodes[1].conn_keywords = target_keywords(rt->t, TARGET_STANDBY);
+	nodes[1].conn_values = target_values(rt->t, TARGET_STANDBY);
+	lp.nodes = nodes;
+	lp.nnodes = target_has_standby(rt->t) ? 2 : 1;
+	lp.verbose_errors = c->verbose_errors;
+	lp.debug_sends = c->debug;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RUN_EV_POINT_BEGIN;
+	ev.variant = shown_variant(r, rt->v);
+	ev.order = order;
+	ev.nplan = r->nplan;
+	ev.block = st->block;
+	ev.repeat = r->repeat;
+	ev.clients = wl[0].clients;
+	ev.workload = st->workload >= 0 ? wl[0].name : NULL;
+	emit(r, &ev);
+
+	if (load_run(&lp, &res, err) < 0)
+	{
+		if (res.w)
+			store_samples(r, &lp, &res, order, NULL);
+		load_result_release(&res);
+		return -1;
+	}
+	/* with -t, the window lasted until the last transaction */
+	secs = wl[0].transactions > 0 ? (double) res.window_ns / 1e9
+								  : (double) lp.duration_ns / 1e9;
+	if (secs <= 0)
+		secs = 1e-9;
+	for (int i = 0; i < nw && result == 0; i++)
+	{
+		ev.kind = RUN_EV_POINT_RESULT;
+		ev.w = &wl[i];
+		ev.res = &res.w[i];
+		ev.point = &res;
+		ev.secs = secs;
+		ev.scale = rt->scale;
+		ev.partitions = rt->partitions;
+		ev.partition_method = rt->partition_method;
+		ev.clients = wl[i].clients;
+		emit(r, &ev);
+		result = store_point(r, rt, &wl[i], &res.w[i], st->block, order, &res,
+							 secs, err);
+		if (res.w[i].aborted_clients)
+		{
+			if (r->aborted_clients == 0)
+				snprintf(r->abort_reason, sizeof(r->abort_reason),
+						 "%s%sworkload %s: %s",
+						 r->nvars > 1 ? rt->v->name : "",
+						 r->nvars > 1 ? ", " : "", wl[i].name,
+						 res.w[i].first_error);
+			r->aborted_clients += res.w[i].aborted_clients;
+		}
+	}
+	if (result == 0)
+		result = store_samples(r, &lp, &res, order, err);
+	load_result_release(&res);
+	if (result == 0)
+		r->points_done++;
+	return result;
+}
+
+static int
+run_points(struct run *r, struct pgc_error *err)
+{
+	struct load_workload *wl =
+		xcalloc((size_t) r->recipe->nworkloads, sizeof(*wl));
+	int result = 0;
+
+	for (int order = 0; order < r->nplan && result == 0; order++)
+	{
+		if (*r->c.interrupt)
+		{
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+			result = -1;
+			break;
+		}
+		result = run_step(r, order, wl, err);
+	}
+	free(wl);
+	return result;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	/* 1,000+ clients need 1,000+ sockets; the soft limit is often 1024 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+	{
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Build what the variants with a build: need, from --source or the
+ * recipe's source:, before any server starts: one progress line per step.
+ */
+static int
+build_variants(struct run *r, struct pgc_error *err)
+{
+	const char *source = r->c.source ? r->c.source : r->recipe->source;
+	struct build_options bo;
+
+	if (!variants_need_source(r->vars, r->nvars))
+		return 0;
+	if (source == NULL)
+	{
+		for (int i = 0; i < r->nvars; i++)
+			if (r->vars[i].build)
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "variant '%s' is built from source, but no source "
+						  "tree is given",
+						  r->vars[i].name);
+				break;
+			}
+		error_hint(err, "give --source DIR, or source: in the recipe");
+		return -1;
+	}
+	memset(&bo, 0, sizeof(bo));
+	bo.cache_dir = r->c.build_cache;
+	bo.progress = on_build_step;
+	bo.progress_arg = r;
+	bo.interrupted = r->c.interrupt;
+	return variants_build(r->vars, r->nvars, source, &bo, err);
+}
+
+/* The plan as JSON, stored with the run. */
+static char *
+plan_json(const struct run *r)
+{
+	json_t *steps = json_array();
+
+	for (int i = 0; i < r->nplan; i++)
+	{
+		const struct recipe_plan_step *st = &r->plan[i];
+		json_t *o = json_pack("{s:i, s:s}", "block", st->block, "variant",
+							  r->vars[st->variant].name);
+
+		if (r->nsweep)
+			json_object_set_new(o, "clients",
+								json_integer(r->sweep[st->sweep]));
+		if (st->workload >= 0)
+			json_object_set_new(
+				o, "workload",
+				json_string(r->recipe->workloads[st->workload].name));
+		json_array_append_new(steps, o);
+	}
+	/* the seed as the run row keeps it: its 64-bit pattern */
+	return json_text(json_pack(
+		"{s:i, s:I, s:s, s:o}", "version", 1, "seed", (json_int_t) r->c.seed,
+		"restart",
+		r->nvars > 1 && r->recipe->restart_per_block ? "block" : "never",
+		"steps", steps));
+}
+
+/*
+ * The script files a recipe names, for the store: each after a
+ * "-- file: PATH" line (NULL when there are none).
+ */
+static char *
+script_files_text(const struct recipe *rc)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (int i = 0; i < rc->nworkloads; i++)
+		for (int k = 0; k < rc->workloads[i].nscripts; k++)
+		{
+			const struct recipe_script *s = &rc->workloads[i].scripts[k];
+
+			if (s->file == NULL)
+				continue;
+			strbuf_addf(&b, "-- file: %s\n%s", s->file, s->script->text);
+			if (b.len && b.buf[b.len - 1] != '\n')
+				strbuf_addch(&b, '\n');
+		}
+	return b.len ? strbuf_detach(&b) : (strbuf_release(&b), NULL);
+}
+
+/* The run row: the recipe, the command, the host, the plan. */
+static int
+begin_run(struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	struct host_facts host;
+	struct store_run run;
+	char *sha = sha256_hex(rc->text);
+	char *plan = plan_json(r);
+	char *files = script_files_text(rc);
+	char measure[256];
+	int result;
+
+	host_facts(&host);
+	snprintf(measure, sizeof(measure), "%s%s%s",
+			 rc->measure_workload ? rc->measure_workload : "",
+			 rc->measure_workload ? "." : "",
+			 rc->measure_metric ? rc->measure_metric : "");
+	memset(&run, 0, sizeof(run));
+	run.recipe = rc->name;
+	run.recipe_path = rc->path;
+	run.recipe_text = rc->text;
+	run.recipe_sha256 = sha;
+	run.command_line = r->command_line;
+	run.seed = (int64_t) r->c.seed;
+	run.host_name = host.name;
+	run.host_cpu = host.cpu;
+	run.host_cores = host.cores;
+	run.host_mem_bytes = host.mem_bytes;
+	run.host_kernel = host.kernel;
+	run.plan = plan;
+	run.script_files = files;
+	run.measure = rc->measure_metric ? measure : NULL;
+	result = store_run_begin(r->store, &run, &r->run_id, err);
+	free(sha);
+	free(plan);
+	free(files);
+	return result;
+}
+
+/* Every server down; the logs of a failure kept (and named). */
+static void
+close_targets(struct run *r, bool failed)
+{
+	bool keep = r->c.keep_logs || failed;
+
+	for (int i = 0; i < r->nvars; i++)
+	{
+		struct run_target *rt = &r->targets[i];
+		const char *log;
+
+		if (rt->t == NULL)
+			continue;
+		if (keep && (log = target_log_path(rt->t, TARGET_PRIMARY)) != NULL)
+			emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v), "%s",
+					  log);
+		target_close(rt->t, keep);
+		rt->t = NULL;
+	}
+}
+
+int
+run_execute(struct run *r, struct store *store, const char *command_line,
+			struct pgc_error *err)
+{
+	int result = -1;
+
+	r->store = store;
+	r->command_line = command_line;
+	raise_nofile();
+	if (build_variants(r, err) < 0 || begin_run(r, err) < 0)
+		goto out;
+	if (prepare_targets(r, err) < 0)
+	{
+		/* a Ctrl-C while a server starts is an interruption, whatever
+		 * else went wrong because of it */
+		if (*r->c.interrupt)
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+		goto out;
+	}
+	if (run_points(r, err) < 0)
+		goto out;
+	if (r->aborted_clients)
+	{
+		error_set(err, PGC_ERR_ABORTED, "%d client%s aborted during the run",
+				  r->aborted_clients, r->aborted_clients == 1 ? "" : "s");
+		error_detail(err, "%s", r->abort_reason);
+		goto out;
+	}
+	r->status = "ok";
+	result = 0;
+out:
+	if (err->kind == PGC_ERR_INTERRUPTED)
+		r->status = "interrupted";
+	close_targets(r, result < 0);
+	if (r->run_id > 0)
+	{
+		char text[sizeof(err->message) + sizeof(err->detail) + 16];
+
+		snprintf(text, sizeof(text), "%s%s%s", err->message,
+				 err->detail[0] ? ": " : "", err->detail);
+		error_clear(&r->finish_err);
+		if (store_run_finish(r->store, r->run_id, r->status,
+							 result == 0 ? NULL : text, &r->finish_err) < 0)
+		{
+			r->has_finish_err = true;
+			if (result == 0)
+			{
+				*err = r->finish_err;
+				r->has_finish_err = false;
+				result = -1;
+			}
+		}
+	}
+	return result;
+}
+
+int64_t
+run_id(const struct run *r)
+{
+	return r->run_id;
+}
+
+const char *
+run_status(const struct run *r)
+{
+	return r->status;
+}
+
+int
+run_points_done(const struct run *r)
+{
+	return r->points_done;
+}
+
+const struct report_row *
+run_rows(const struct run *r, int *n)
+{
+	*n = r->nrows;
+	return r->rows;
+}
+
+const struct pgc_error *
+run_finish_error(const struct run *r)
+{
+	return r->has_finish_err ? &r->finish_err : NULL;
+}
+
+void
+run_free(struct run *r)
+{
+	if (r == NULL)
+		return;
+	close_targets(r, true);
+	for (int i = 0; i < r->nvars; i++)
+		target_provenance_release(&r->targets[i].prov);
+	free(r->targets);
+	variants_free(r->vars, r->nvars);
+	for (int i = 0; r->wl_scripts && i < r->recipe->nworkloads; i++)
+	{
+		free(r->wl_scripts[i]);
+		free(r->wl_weights[i]);
+		free((void *) r->policies[i].rules);
+	}
+	free(r->wl_scripts);
+	free(r->wl_weights);
+	free(r->policies);
+	free(r->plan);
+	for (int i = 0; i < r->ndefines; i++)
+		free((char *) r->defines[i].name);
+	free(r->defines);
+	free(r->rows);
+	free(r);
+}

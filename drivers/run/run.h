@@ -1,0 +1,231 @@
+/*
+ * run.h - executes a run of a recipe: resolves its server variants,
+ * builds those made from source, brings up each variant's target, runs
+ * init and setup, executes every step of the plan on the load engine and
+ * stores the run, its variants, points, series, windows and samples as
+ * they are measured (a failure later never loses a finished point).
+ *
+ * It never prints: what a command shows arrives as events through one
+ * callback (struct run_event), in the order things happen.  Not for
+ * parsing options or rendering anything; cmd/cmd_run.c does both.
+ */
+#ifndef PGCLIFF_RUN_H
+#define PGCLIFF_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base.h"
+#include "build.h"
+#include "engine.h"
+#include "pginit.h"
+#include "recipe.h"
+#include "report.h"
+#include "store.h"
+
+/* ---------------------------------------------------------------------
+ * Variants: the recipe's variants: amended by --variant NAME:KEY=VALUE,
+ * each a managed server (bindir + GUCs, maybe built from source) or an
+ * external conninfo.  The one variant model of a run: the plan indexes
+ * it, targets are made from it, the store's variant rows are written
+ * from it (run.c).
+ * ------------------------------------------------------------------- */
+
+/* One GUC of a variant: the recipe's, or the variant's over it. */
+struct variant_guc
+{
+	char *name;
+	char *value;
+	const char *origin_file; /* recipe path, or NULL: the command line */
+	struct recipe_pos pos;
+	bool from_variant; /* set by the variant, not the recipe's server: */
+};
+
+struct variant
+{
+	char *name;
+	char *bindir; /* managed: requested bindir, or NULL for the default */
+	char *target; /* external conninfo, or NULL: managed */
+	struct variant_guc *gucs;
+	int ngucs;
+	/* built from source: the recipe's build: and --variant's over it */
+	bool build;
+	struct build_define *defines;
+	int ndefines;
+	char **patches;
+	int npatches;
+	char **configure;
+	int nconfigure;
+	char *build_json; /* provenance, once built (variants_build) */
+};
+
+/*
+ * Resolve the variants of a run.  ARGS are the --variant values
+ * ("NAME:bindir=DIR", "NAME:target=CONNINFO", "NAME:server.GUC=VALUE",
+ * "NAME:define.MACRO=VALUE", "NAME:patch=FILE", "NAME:configure=OPT",
+ * "NAME:build=source", or "NAME" alone for the recipe as it is; several
+ * may name one variant); they amend the recipe's variant of that name or
+ * add one.  With no variants at all there is one, "default".  BINDIR and
+ * TARGET are --bindir and --target: the defaults of variants that give
+ * neither.  Returns the count, or -1 (PGC_ERR_USAGE) with ERR.
+ */
+int variants_resolve(const struct recipe *r, char *const *args, int nargs,
+					 const char *bindir, const char *target,
+					 struct variant **out, struct pgc_error *err);
+void variants_free(struct variant *v, int n);
+
+/*
+ * Build (or find built) every variant with a build from SOURCE, and point
+ * its bindir at the install.  Progress through O.  -1 with ERR.
+ */
+int variants_build(struct variant *vs, int n, const char *source,
+				   const struct build_options *o, struct pgc_error *err);
+
+/* Whether some variant builds from source. */
+bool variants_need_source(const struct variant *vs, int n);
+
+/* The build of V for people: "NUM_XLOGINSERT_LOCKS=64, patch fix.patch". */
+void variant_describe_build(const struct variant *v, struct strbuf *out);
+
+/* The GUCs set by the variant itself, "a=1, b=2" (empty when none). */
+void variant_describe_gucs(const struct variant *v, struct strbuf *out);
+
+/* ---------------------------------------------------------------------
+ * A run
+ * ------------------------------------------------------------------- */
+
+struct run_event;
+
+/*
+ * What the command line asks of a run, over the recipe.  Zero (or NULL,
+ * or -1 where said) means "the recipe's".  Pointers are borrowed for the
+ * run's lifetime.
+ */
+struct run_config
+{
+	const struct recipe *recipe;
+	char *const *variant_args;
+	int nvariant_args;
+	const char *bindir;
+	const char *target;         /* conninfo of the primary */
+	const char *standby_target; /* and of its standby */
+	const char *os_user;
+	const char *source;      /* the tree build variants use */
+	const char *build_cache; /* NULL: build_default_cache_dir() */
+	const int *clients;      /* -c: the sweep's client counts */
+	int nclients;
+	int jobs;
+	int64_t duration_us;
+	int64_t warmup_us;
+	bool warmup_set;
+	int64_t transactions;
+	int protocol; /* -1: each workload's */
+	int repeat;
+	double rate;
+	int64_t latency_limit_us;
+	int max_tries; /* -1: the recipe's */
+	int scale;     /* -s */
+	bool per_statement;
+	bool verbose_errors;
+	bool debug;
+	int progress_s;
+	uint64_t seed;
+	char *const *defines; /* -D NAME=VALUE */
+	int ndefines;
+	bool keep_logs;
+	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
+	void (*on_event)(void *arg, const struct run_event *ev);
+	void *event_arg;
+};
+
+enum run_event_kind
+{
+	RUN_EV_NOTE,         /* text: something the user should know */
+	RUN_EV_STEP,         /* text: a build or init step (variant, if any) */
+	RUN_EV_SERVER_UP,    /* a variant's target is up: server_version */
+	RUN_EV_POINT_BEGIN,  /* a plan step starts */
+	RUN_EV_POINT_RESULT, /* one workload of a measured step */
+	RUN_EV_PROGRESS,     /* -P: the engine's progress */
+	RUN_EV_DEBUG,        /* text: -d, a statement as sent */
+	RUN_EV_SERVER_LOG    /* text: the path of a server log that is kept */
+};
+
+/*
+ * An event.  Everything it points at is borrowed until the callback
+ * returns.  VARIANT is the variant's name when the run has several
+ * (NULL otherwise).
+ */
+struct run_event
+{
+	enum run_event_kind kind;
+	const char *variant;
+	const char *text;
+	/* RUN_EV_SERVER_UP */
+	int64_t run_id;
+	const char *server_version;
+	bool managed;
+	/* RUN_EV_POINT_BEGIN / _RESULT: plan step ORDER of NPLAN */
+	int order;
+	int nplan;
+	int block;  /* the repeat */
+	int repeat; /* repeats in all */
+	int clients;
+	const char *workload; /* POINT_BEGIN: set when workloads run apart */
+	/* RUN_EV_POINT_RESULT */
+	const struct load_workload *w;
+	const struct load_workload_result *res;
+	const struct load_result *point;
+	double secs; /* the window the figures divide by */
+	int scale;
+	int partitions;
+	enum pginit_partition partition_method;
+	/* RUN_EV_PROGRESS */
+	const struct load_progress *progress;
+};
+
+struct run;
+
+/*
+ * Check C against its recipe and plan it: script variables (-D over
+ * variables:), failure policies, variants, the order of the points.
+ * Starts nothing and writes nothing.  NULL with ERR.
+ */
+struct run *run_new(const struct run_config *c, struct pgc_error *err);
+
+/* The plan's size: steps, and the workloads each measures. */
+int run_nsteps(const struct run *r);
+int run_nvariants(const struct run *r);
+
+/*
+ * Execute: build, store the run row in STORE (open for writing) with
+ * COMMAND_LINE (as run_command_line() made it), bring up every target,
+ * run init and setup, measure every plan step, and store the outcome with
+ * its status (ok | failed | interrupted).  -1 with ERR when the run did
+ * not finish well; what was measured is stored all the same.  Every
+ * server is down when it returns.  Once per run.
+ */
+int run_execute(struct run *r, struct store *store, const char *command_line,
+				struct pgc_error *err);
+
+/* After run_execute(): 0 when the run row was never written. */
+int64_t run_id(const struct run *r);
+const char *run_status(const struct run *r);
+int run_points_done(const struct run *r);
+/* The measured points as table rows; borrowed until run_free(). */
+const struct report_row *run_rows(const struct run *r, int *n);
+/*
+ * A failure to record the run's end in the store, when there was one
+ * besides the run's own error (NULL: none).
+ */
+const struct pgc_error *run_finish_error(const struct run *r);
+
+void run_free(struct run *r);
+
+/*
+ * The command line as stored: "pgcliff ARGS..." shell-quoted, with the
+ * password of every conninfo left out.  Caller frees.
+ */
+char *run_command_line(int argc, char **argv);
+
+#endif /* PGCLIFF_RUN_H */
