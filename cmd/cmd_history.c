@@ -14,7 +14,6 @@
 #include "cmd.h"
 #include "compare.h"
 #include "history.h"
-#include "points.h"
 #include "report.h"
 #include "store.h"
 
@@ -42,9 +41,8 @@ const struct cmd cmd_history = {
 		"      --min-change P      smallest change reported (default 5%)\n"
 		"      --min-segment N     runs on each side of a change (default 3)\n"
 		"      --last N            only the N newest runs\n"
-		"      --format F          text, markdown, json or junit\n"
-		"      --db PATH           the store\n"
-		"\n"
+		"      --format F          text, markdown, json or junit\n" CMD_HELP_DB
+			CMD_HELP_HELP "\n"
 		"exit codes: 0 ok (whatever it finds), 64 usage, 70 store error.\n",
 	.fn = history_fn,
 };
@@ -66,76 +64,6 @@ started_of(const struct run_info *ri, int nri, int64_t id)
 	return "?";
 }
 
-/* Group the points into series: one value per run (median of repeats). */
-static struct history_series *
-build_series(const struct store_point_row *rows, int nrows, enum cmp_metric m,
-			 const char *workload, const int *points, int npoints, int *nout)
-{
-	struct history_series *ss = NULL;
-	int ns = 0;
-	double *scratch = xmalloc((size_t) (nrows + 1) * sizeof(double));
-
-	for (int i = 0; i < nrows; i++)
-	{
-		const struct store_point_row *p = &rows[i];
-		struct history_series *s = NULL;
-		bool want = npoints == 0;
-		int k = 0;
-
-		for (int j = 0; j < npoints; j++)
-			want = want || points[j] == p->clients;
-		if (!want || (workload && strcmp(p->workload, workload) != 0) ||
-			p->aborted_clients > 0)
-			continue;
-		for (int j = 0; j < ns && !s; j++)
-			if (ss[j].clients == p->clients &&
-				strcmp(ss[j].workload, p->workload) == 0 &&
-				strcmp(ss[j].variant, p->variant) == 0)
-				s = &ss[j];
-		if (s == NULL)
-		{
-			ss = xrealloc(ss, (size_t) (ns + 1) * sizeof(*ss));
-			s = &ss[ns++];
-			memset(s, 0, sizeof(*s));
-			s->variant = p->variant;
-			s->workload = p->workload;
-			s->clients = p->clients;
-		}
-		if (s->n > 0 && s->runs[s->n - 1] == p->run_id)
-			continue; /* this run's value is already in */
-		/* the median over this run's repeats of the point */
-		for (int j = i; j < nrows; j++)
-			if (rows[j].run_id == p->run_id && rows[j].clients == p->clients &&
-				rows[j].aborted_clients == 0 &&
-				strcmp(rows[j].workload, p->workload) == 0 &&
-				strcmp(rows[j].variant, p->variant) == 0 &&
-				isfinite(point_metric(&rows[j], m)))
-				scratch[k++] = point_metric(&rows[j], m);
-		if (k == 0)
-			continue;
-		s->runs = xrealloc(s->runs, (size_t) (s->n + 1) * sizeof(int64_t));
-		s->values = xrealloc(s->values, (size_t) (s->n + 1) * sizeof(double));
-		s->runs[s->n] = p->run_id;
-		s->values[s->n++] = report_median(scratch, k);
-	}
-	free(scratch);
-	*nout = ns;
-	return ss;
-}
-
-static int
-cmp_series(const void *a, const void *b)
-{
-	const struct history_series *x = a, *y = b;
-	int c = strcmp(x->variant, y->variant);
-
-	if (c == 0)
-		c = strcmp(x->workload, y->workload);
-	if (c == 0)
-		c = (x->clients > y->clients) - (x->clients < y->clients);
-	return c;
-}
-
 static int
 history_fn(int argc, char **argv)
 {
@@ -148,7 +76,7 @@ history_fn(int argc, char **argv)
 		{"min-segment", required_argument, NULL, 6},
 		{"last", required_argument, NULL, 7},
 		{"format", required_argument, NULL, 8},
-		{"db", required_argument, NULL, 9},
+		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
 	const struct cmd *c = &cmd_history;
 	struct store_selector sel;
@@ -162,8 +90,7 @@ history_fn(int argc, char **argv)
 	struct store_point_row *rows = NULL;
 	struct history_series *ss = NULL;
 	struct run_info *ri = NULL;
-	struct pgc_error err;
-	char path[1024];
+	struct cmd_ctx ctx;
 	struct strbuf out = STRBUF_INIT;
 
 	if (cmd_wants_help(c, argc, argv))
@@ -219,7 +146,7 @@ history_fn(int argc, char **argv)
 						"unknown format \"%s\" (text, markdown, json, junit)",
 						optarg);
 				break;
-			case 9:
+			case CMD_OPT_DB:
 				db = optarg;
 				break;
 			default:
@@ -235,18 +162,17 @@ history_fn(int argc, char **argv)
 		return rc;
 	}
 	sel.recipe = argv[optind];
-	error_clear(&err);
-	store_resolve_path(db, path, sizeof(path));
-	if ((st = store_open(path, &err)) == NULL ||
-		store_select_points(st, &sel, &rows, &nrows, &err) < 0)
-		goto fail;
+	cmd_ctx_init(&ctx, c, db);
+	if ((st = cmd_open_store(&ctx, false)) == NULL ||
+		store_select_points(st, &sel, &rows, &nrows, &ctx.err) < 0)
+		goto done;
 	if (nrows == 0)
 	{
-		error_set(&err, PGC_ERR_USAGE, "no stored points of recipe %s%s%s",
+		error_set(&ctx.err, PGC_ERR_USAGE, "no stored points of recipe %s%s%s",
 				  sel.recipe, sel.variant ? " variant " : "",
 				  sel.variant ? sel.variant : "");
-		error_hint(&err, "`pgcliff list` shows the stored runs");
-		goto fail;
+		error_hint(&ctx.err, "`pgcliff list` shows the stored runs");
+		goto done;
 	}
 	for (int i = 0; i < nrows; i++)
 		if (nri == 0 || ri[nri - 1].id != rows[i].run_id)
@@ -256,8 +182,8 @@ history_fn(int argc, char **argv)
 			ri = xrealloc(ri, (size_t) (nri + 1) * sizeof(*ri));
 			ri[nri].id = rows[i].run_id;
 			snprintf(ri[nri].started, sizeof(ri[nri].started), "?");
-			if (store_get_run(st, rows[i].run_id, &rr, &err) < 0)
-				goto fail;
+			if (store_get_run(st, rows[i].run_id, &rr, &ctx.err) < 0)
+				goto done;
 			/* "2026-11-30T19:01:02Z" -> "2026-11-30 19:01:02" */
 			snprintf(ri[nri].started, sizeof(ri[nri].started), "%.10s %.8s",
 					 rr.started_at,
@@ -265,8 +191,8 @@ history_fn(int argc, char **argv)
 			store_run_row_release(&rr);
 			nri++;
 		}
-	ss = build_series(rows, nrows, metric, workload, points, npoints, &ns);
-	qsort(ss, (size_t) ns, sizeof(*ss), cmp_series);
+	ss = history_group_points(rows, nrows, metric, workload, points, npoints,
+							  &ns);
 	for (int i = 0; i < ns; i++)
 	{
 		ss[i].started = xmalloc((size_t) ss[i].n * sizeof(char *) + 1);
@@ -279,9 +205,6 @@ history_fn(int argc, char **argv)
 	fputs(out.buf, stdout);
 	goto done;
 
-fail:
-	cmd_print_error(&err);
-	rc = cmd_exit_code(&err);
 done:
 	strbuf_release(&out);
 	for (int i = 0; i < ns; i++)
@@ -293,7 +216,6 @@ done:
 	free(ss);
 	free(ri);
 	store_points_free(rows, nrows);
-	store_close(st);
 	free(points);
-	return rc;
+	return cmd_ctx_finish(&ctx);
 }

@@ -195,4 +195,12 @@ void cmp_xml_escape(struct strbuf *out, const char *s);
 void compare_render(struct strbuf *out, const struct cmp_result *r,
 					const struct cmp_labels *labels, enum cmp_format format);
 
+struct store_point_row;
+
+/*
+ * The metric M of a stored point, in tps or ms (p95 decoded from its
+ * histogram); NAN when it has none.  The one reading of a point's metric.
+ */
+double point_metric(const struct store_point_row *p, enum cmp_metric m);
+
 #endif /* PGCLIFF_COMPARE_H */

@@ -162,3 +162,75 @@ history_change_points(const double *x, int n, const struct history_opts *opts,
 	}
 	return c.nfound;
 }
+
+static int
+cmp_series(const void *a, const void *b)
+{
+	const struct history_series *x = a, *y = b;
+	int c = strcmp(x->variant, y->variant);
+
+	if (c == 0)
+		c = strcmp(x->workload, y->workload);
+	if (c == 0)
+		c = (x->clients > y->clients) - (x->clients < y->clients);
+	return c;
+}
+
+struct history_series *
+history_group_points(const struct store_point_row *rows, int nrows,
+					 enum cmp_metric m, const char *workload,
+					 const int *points, int npoints, int *nout)
+{
+	struct history_series *ss = NULL;
+	int ns = 0;
+	double *scratch = xmalloc((size_t) (nrows + 1) * sizeof(double));
+
+	for (int i = 0; i < nrows; i++)
+	{
+		const struct store_point_row *p = &rows[i];
+		struct history_series *s = NULL;
+		bool want = npoints == 0;
+		int k = 0;
+
+		for (int j = 0; j < npoints; j++)
+			want = want || points[j] == p->clients;
+		if (!want || (workload && strcmp(p->workload, workload) != 0) ||
+			p->aborted_clients > 0)
+			continue;
+		for (int j = 0; j < ns && !s; j++)
+			if (ss[j].clients == p->clients &&
+				strcmp(ss[j].workload, p->workload) == 0 &&
+				strcmp(ss[j].variant, p->variant) == 0)
+				s = &ss[j];
+		if (s == NULL)
+		{
+			ss = xrealloc(ss, (size_t) (ns + 1) * sizeof(*ss));
+			s = &ss[ns++];
+			memset(s, 0, sizeof(*s));
+			s->variant = p->variant;
+			s->workload = p->workload;
+			s->clients = p->clients;
+		}
+		if (s->n > 0 && s->runs[s->n - 1] == p->run_id)
+			continue; /* this run's value is already in */
+		/* the median over this run's repeats of the point */
+		for (int j = i; j < nrows; j++)
+			if (rows[j].run_id == p->run_id && rows[j].clients == p->clients &&
+				rows[j].aborted_clients == 0 &&
+				strcmp(rows[j].workload, p->workload) == 0 &&
+				strcmp(rows[j].variant, p->variant) == 0 &&
+				isfinite(point_metric(&rows[j], m)))
+				scratch[k++] = point_metric(&rows[j], m);
+		if (k == 0)
+			continue;
+		s->runs = xrealloc(s->runs, (size_t) (s->n + 1) * sizeof(int64_t));
+		s->values = xrealloc(s->values, (size_t) (s->n + 1) * sizeof(double));
+		s->runs[s->n] = p->run_id;
+		s->values[s->n++] = report_median(scratch, k);
+	}
+	free(scratch);
+	if (ns > 1)
+		qsort(ss, (size_t) ns, sizeof(*ss), cmp_series);
+	*nout = ns;
+	return ss;
+}

@@ -13,6 +13,7 @@
 
 #include "base.h"
 #include "compare.h"
+#include "store.h"
 
 struct history_opts
 {
@@ -62,5 +63,20 @@ void history_render(struct strbuf *out, enum cmp_format format,
 					const char *recipe, enum cmp_metric metric,
 					const struct history_opts *opts,
 					const struct history_series *series, int nseries);
+
+/*
+ * Group stored points (by run, in run order) into series: one per
+ * variant, workload and client count, one value per run (the median of
+ * metric M over its repeats; points with aborted clients and without the
+ * metric left out).  WORKLOAD and POINTS (NPOINTS client counts) filter
+ * when given.  The series borrow strings from ROWS; sorted by variant,
+ * workload, clients.  *NOUT series; caller frees each runs and values and
+ * the array.
+ */
+struct history_series *history_group_points(const struct store_point_row *rows,
+											int nrows, enum cmp_metric m,
+											const char *workload,
+											const int *points, int npoints,
+											int *nout);
 
 #endif /* PGCLIFF_HISTORY_H */

@@ -1,12 +1,15 @@
 /*
- * points.c - see points.h.
+ * points.c - the metric a comparison or a history reads off a stored
+ * point (p95 from the stored histogram, the others from their columns).
+ * See compare.h.
  */
-#include "points.h"
+#include "compare.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "hist.h"
+#include "store.h"
 
 double
 point_metric(const struct store_point_row *p, enum cmp_metric m)
