@@ -94,6 +94,25 @@ bool cmd_parse_fraction(const char *text, double *out);
  * once, by cmd_open_store()), the error that ends it, and the exit code
  * when there is no error (e.g. gate's verdict).
  */
+/*
+ * Options every store-reading command takes, declared once: the getopt
+ * entry and the help line beside it.  --help (and -h) are handled for all
+ * commands by cmd_wants_help() before their options are parsed.
+ */
+enum
+{
+	CMD_OPT_DB = 1000
+};
+#define CMD_LONGOPT_DB                                                        \
+	{                                                                         \
+		"db", required_argument, NULL, CMD_OPT_DB                             \
+	}
+#define CMD_HELP_DB                                                           \
+	"      --db PATH           the store (default: $PGCLIFF_DB, else\n"       \
+	"                          $XDG_DATA_HOME/pgcliff/pgcliff.db, else\n"     \
+	"                          ~/.local/share/pgcliff/pgcliff.db)\n"
+#define CMD_HELP_HELP "      --help              this text\n"
+
 struct store;
 struct cmd_ctx
 {

@@ -16,7 +16,6 @@
 
 #include "cmd.h"
 #include "compare.h"
-#include "points.h"
 #include "store.h"
 
 static int compare_fn(int argc, char **argv);
@@ -43,8 +42,8 @@ static int gate_fn(int argc, char **argv);
 	"                          sweep (one test: more power, less detail)\n"      \
 	"      --confidence C      of the intervals (default 0.95)\n"                \
 	"      --seed N            of the bootstrap (default 5432)\n"                \
-	"      --format F          text, markdown, json or junit\n"                  \
-	"      --db PATH           the store\n"
+	"      --format F          text, markdown, json or junit\n" CMD_HELP_DB      \
+		CMD_HELP_HELP
 
 const struct cmd cmd_compare = {
 	.name = "compare",
@@ -243,7 +242,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"confidence", required_argument, NULL, 5},
 		{"seed", required_argument, NULL, 6},
 		{"format", required_argument, NULL, 7},
-		{"db", required_argument, NULL, 8},
+		CMD_LONGOPT_DB,
 		{"check", no_argument, NULL, 9},
 		{"on", required_argument, NULL, 10},
 		{NULL, 0, NULL, 0}};
@@ -307,7 +306,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						"unknown format \"%s\" (text, markdown, json, junit)",
 						optarg);
 				break;
-			case 8:
+			case CMD_OPT_DB:
 				o->db = optarg;
 				break;
 			case 9:
@@ -573,8 +572,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	struct compare_opts o;
 	struct side a, b;
 	struct store *st = NULL;
-	struct pgc_error err;
-	char path[1024];
+	struct cmd_ctx ctx;
 	const char *recipe = NULL, *measure_workload = NULL;
 	enum cmp_metric measure_metric = CMP_TPS;
 	bool have_measure = false;
@@ -582,7 +580,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	struct cmp_opts co;
 	struct cmp_labels labels;
 	struct strbuf out = STRBUF_INIT;
-	int rc;
+	int rc = EXIT_OK;
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
@@ -590,7 +588,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	memset(&res, 0, sizeof(res));
-	error_clear(&err);
+	cmd_ctx_init(&ctx, c, NULL);
 	o.gate = gate;
 	if ((rc = parse_compare_options(c, argc, argv, &o)) != 0)
 		goto done;
@@ -604,38 +602,38 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 			goto done;
 	}
 
-	store_resolve_path(o.db, path, sizeof(path));
-	if ((st = store_open(path, &err)) == NULL)
-		goto fail;
+	ctx.db = o.db;
+	if ((st = cmd_open_store(&ctx, false)) == NULL)
+		goto done;
 	if (o.nargs == 1)
 	{
 		char *keep = a.copy;
 
-		if (split_run(st, &a, &b, &err) < 0)
-			goto fail;
+		if (split_run(st, &a, &b, &ctx.err) < 0)
+			goto done;
 		free(keep); /* the selector kept only its run id */
 	}
-	if (load_side(st, &a, &err) < 0 || load_side(st, &b, &err) < 0)
-		goto fail;
+	if (load_side(st, &a, &ctx.err) < 0 || load_side(st, &b, &ctx.err) < 0)
+		goto done;
 
 	if (run_defaults(st, b.rows[0].run_id, &b, &have_measure, &measure_metric,
-					 &measure_workload, &recipe, &err) < 0)
-		goto fail;
+					 &measure_workload, &recipe, &ctx.err) < 0)
+		goto done;
 	if (!o.metric_set)
 		o.metric = have_measure ? measure_metric : CMP_TPS;
 	if (o.workload == NULL && have_measure)
 		o.workload = measure_workload;
-	if (build_samples(st, &a, &o, o.workload, &err) < 0 ||
-		build_samples(st, &b, &o, o.workload, &err) < 0)
-		goto fail;
+	if (build_samples(st, &a, &o, o.workload, &ctx.err) < 0 ||
+		build_samples(st, &b, &o, o.workload, &ctx.err) < 0)
+		goto done;
 	if (a.nsamples == 0 || b.nsamples == 0)
 	{
-		error_set(&err, PGC_ERR_USAGE, "no %s samples left on side %s%s%s",
+		error_set(&ctx.err, PGC_ERR_USAGE, "no %s samples left on side %s%s%s",
 				  cmp_metric_name(o.metric), a.nsamples ? "B" : "A",
 				  o.workload ? " for workload " : "",
 				  o.workload ? o.workload : "");
-		error_hint(&err, "check --workload, --points and blocks=");
-		goto fail;
+		error_hint(&ctx.err, "check --workload, --points and blocks=");
+		goto done;
 	}
 	make_label(&a);
 	make_label(&b);
@@ -665,9 +663,6 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	rc = gate || o.check ? (int) res.outcome : EXIT_OK;
 	goto done;
 
-fail:
-	cmd_print_error(&err);
-	rc = cmd_exit_code(&err);
 done:
 	strbuf_release(&out);
 	compare_result_free(&res);
@@ -684,8 +679,8 @@ done:
 		free(sd->kept);
 	}
 	free(o.points);
-	store_close(st);
-	return rc;
+	ctx.exit_code = rc;
+	return cmd_ctx_finish(&ctx);
 }
 
 static int

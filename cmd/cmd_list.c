@@ -19,7 +19,12 @@ const struct cmd cmd_list = {
 		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N] [--db PATH]\n"
 		"\n"
 		"Lists the stored runs, newest first: id, start time (UTC), recipe,\n"
-		"status, number of points and variants.\n",
+		"status, number of points and variants.\n"
+		"\n"
+		"options:\n"
+		"      --recipe NAME       only runs of this recipe\n"
+		"      --variant NAME      only runs with this variant\n"
+		"      --limit N           at most N runs\n" CMD_HELP_DB CMD_HELP_HELP,
 	.fn = list_fn,
 };
 
@@ -30,12 +35,11 @@ list_fn(int argc, char **argv)
 		{"recipe", required_argument, NULL, 'r'},
 		{"variant", required_argument, NULL, 'v'},
 		{"limit", required_argument, NULL, 'n'},
-		{"db", required_argument, NULL, 'd'},
+		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
 	const char *recipe = NULL, *variant = NULL, *db = NULL;
-	char path[1024];
 	int limit = 0, ch, n = 0;
-	struct pgc_error err;
+	struct cmd_ctx ctx;
 	struct store *st;
 	struct store_run_row *rows = NULL;
 
@@ -58,7 +62,7 @@ list_fn(int argc, char **argv)
 					return cmd_usage_error(&cmd_list, "invalid limit \"%s\"",
 										   optarg);
 				break;
-			case 'd':
+			case CMD_OPT_DB:
 				db = optarg;
 				break;
 			default:
@@ -68,15 +72,10 @@ list_fn(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error(&cmd_list, "unexpected argument '%s'",
 							   argv[optind]);
-	error_clear(&err);
-	store_resolve_path(db, path, sizeof(path));
-	if ((st = store_open(path, &err)) == NULL ||
-		store_list_runs(st, recipe, variant, limit, &rows, &n, &err) < 0)
-	{
-		cmd_print_error(&err);
-		store_close(st);
-		return cmd_exit_code(&err);
-	}
+	cmd_ctx_init(&ctx, &cmd_list, db);
+	if ((st = cmd_open_store(&ctx, false)) == NULL ||
+		store_list_runs(st, recipe, variant, limit, &rows, &n, &ctx.err) < 0)
+		return cmd_ctx_finish(&ctx);
 	printf("%6s  %-19s  %-24s  %-11s  %6s  %s\n", "run", "started (UTC)",
 		   "recipe", "status", "points", "variants");
 	for (int i = 0; i < n; i++)
@@ -84,6 +83,5 @@ list_fn(int argc, char **argv)
 			   rows[i].started_at, rows[i].recipe, rows[i].status,
 			   rows[i].npoints, rows[i].variants);
 	store_runs_free(rows, n);
-	store_close(st);
-	return EXIT_OK;
+	return cmd_ctx_finish(&ctx);
 }

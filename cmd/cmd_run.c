@@ -50,10 +50,7 @@ const struct cmd cmd_run = {
 		"      --warmup DUR        unmeasured time before each window\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
 		"  -P, --progress N        progress lines on stderr every N seconds\n"
-		"      --repeat N          repeats per point\n"
-		"      --db PATH           the store (default: $PGCLIFF_DB, else\n"
-		"                          $XDG_DATA_HOME/pgcliff/pgcliff.db, else\n"
-		"                          ~/.local/share/pgcliff/pgcliff.db)\n"
+		"      --repeat N          repeats per point\n" CMD_HELP_DB
 		"      --bindir DIR        PostgreSQL binaries for the managed server\n"
 		"                          (default: pg_config --bindir, else the newest\n"
 		"                          /usr/lib/postgresql/*/bin)\n"
@@ -243,7 +240,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"format", required_argument, NULL, 14},
 		{"warmup", required_argument, NULL, 1},
 		{"repeat", required_argument, NULL, 2},
-		{"db", required_argument, NULL, 3},
+		CMD_LONGOPT_DB,
 		{"bindir", required_argument, NULL, 4},
 		{"os-user", required_argument, NULL, 5},
 		{"target", required_argument, NULL, 6},
@@ -435,7 +432,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 					return cmd_usage_error(
 						&cmd_run, "invalid repeat count \"%s\"", optarg);
 				break;
-			case 3:
+			case CMD_OPT_DB:
 				o->db = optarg;
 				break;
 			case 4:
@@ -459,11 +456,12 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 7:
 				errno = 0;
 				o->seed = strtoull(optarg, &end, 10);
-				if (*end || errno)
+				/* strtoull takes "-5" as 2^64 - 5: refuse a sign, as
+				 * recipe explain does */
+				if (*end || errno || optarg[0] == '-' || optarg[0] == '\0')
 					return cmd_usage_error(&cmd_run, "invalid seed \"%s\"",
 										   optarg);
 				o->seed_set = true;
-				o->random_seed_given = ch == 10;
 				break;
 			case 8:
 				o->keep_logs = true;
@@ -712,72 +710,30 @@ print_summary(const struct run_opts *o, const struct recipe *r,
 }
 
 /*
- * -f SCRIPT: a one-workload recipe around a pgbench script file, stored
- * like any other (its text names the file).  Without -T it runs
- * pgbench's default of 10 transactions per client.
+ * -f SCRIPT / -b BUILTIN: a one-workload recipe of those scripts, built
+ * directly (recipe_from_scripts); without -T it runs pgbench's default of
+ * 10 transactions per client.
  */
 static struct recipe *
 script_recipe(const struct run_opts *o, struct pgc_error *err)
 {
-	struct strbuf yaml = STRBUF_INIT;
-	char name[64];
-	char *path = NULL;
+	struct recipe_script_arg *args =
+		xcalloc((size_t) o->nscript_args, sizeof(*args));
 	struct recipe *r;
-	size_t n = 0;
-	const char *base = o->script_args[0] + 2;
 
-	/* a recipe name from the first script: letters, digits, _ and - */
-	if (strrchr(base, '/'))
-		base = strrchr(base, '/') + 1;
-	if (!isalpha((unsigned char) base[0]) && base[0] != '_')
-		name[n++] = 's', name[n++] = '_';
-	for (; *base && *base != '.' && n < sizeof(name) - 1; base++)
-		name[n++] =
-			isalnum((unsigned char) *base) || *base == '-' ? *base : '_';
-	name[n] = '\0';
-	if (n == 0 || strcmp(name, "s_") == 0)
-		snprintf(name, sizeof(name), "script");
-	strbuf_addf(&yaml, "recipe: %s\ndescription: pgcliff run -f/-b\n", name);
-	if (o->duration_us)
-		strbuf_addf(&yaml, "duration: %" PRId64 "us\n", o->duration_us);
-	if (o->init_scale)
-		strbuf_addf(&yaml, "init: {pgbench: {scale: %d}}\n", o->init_scale);
-	strbuf_addf(&yaml, "workloads:\n  %s:\n    scripts:\n", name);
 	for (int i = 0; i < o->nscript_args; i++)
 	{
 		const char *arg = o->script_args[i];
 
 		if (arg[0] == 'b')
-		{
-			strbuf_addf(&yaml, "      - {builtin: %s, weight: %d}\n", arg + 2,
-						o->script_weights[i]);
-			continue;
-		}
-		free(path);
-		if ((path = realpath(arg + 2, NULL)) == NULL)
-		{
-			error_set(err, PGC_ERR_RECIPE, "could not open script \"%s\": %s",
-					  arg + 2, strerror(errno));
-			strbuf_release(&yaml);
-			return NULL;
-		}
-		strbuf_addstr(&yaml, "      - {file: \"");
-		for (const char *p = path; *p; p++)
-		{
-			if (*p == '"' || *p == '\\')
-				strbuf_addch(&yaml, '\\');
-			strbuf_addch(&yaml, *p);
-		}
-		strbuf_addf(&yaml, "\", weight: %d}\n", o->script_weights[i]);
+			args[i].builtin = arg + 2;
+		else
+			args[i].file = arg + 2;
+		args[i].weight = o->script_weights[i];
 	}
-	if (!o->duration_us)
-		strbuf_addf(&yaml, "    transactions: %" PRId64 "\n",
-					o->transactions ? o->transactions : 10);
-	/* pgbench's defaults: one client on one thread; -c and -j apply */
-	strbuf_addstr(&yaml, "sweep: {clients: [1], jobs: 1}\n");
-	r = recipe_load_text(path ? path : "(pgcliff run -b)", yaml.buf, err);
-	strbuf_release(&yaml);
-	free(path);
+	r = recipe_from_scripts(args, o->nscript_args, o->duration_us,
+							o->transactions, o->init_scale, err);
+	free(args);
 	return r;
 }
 

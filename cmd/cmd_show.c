@@ -3,6 +3,7 @@
  * with --series, the per-second counts of every point.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,101 +38,32 @@ const struct cmd cmd_show = {
 	.fn = show_fn,
 };
 
-/*
- * The string value of "KEY" in JSON (a build's provenance, written by
- * pgcliff), decoded; NULL when absent or not a string.
- */
-static char *
-json_string_field(const char *json, const char *key)
+/* JSON TEXT parsed (NULL: not JSON, or no text); json_decref() it. */
+static json_t *
+json_of(const char *text)
 {
-	char *pat = xasprintf("\"%s\": \"", key);
-	const char *p = json ? strstr(json, pat) : NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	free(pat);
-	if (p == NULL)
-		return NULL;
-	for (p += strlen(key) + 5; *p && *p != '"'; p++)
-	{
-		if (*p != '\\' || p[1] == '\0')
-		{
-			strbuf_addch(&sb, *p);
-			continue;
-		}
-		p++;
-		switch (*p)
-		{
-			case 'n':
-				strbuf_addch(&sb, '\n');
-				break;
-			case 't':
-				strbuf_addch(&sb, '\t');
-				break;
-			case 'r':
-				strbuf_addch(&sb, '\r');
-				break;
-			case 'u':
-			{
-				unsigned c = 0;
-
-				if (sscanf(p + 1, "%4x", &c) == 1)
-					p += 4;
-				strbuf_addch(&sb, (char) c);
-				break;
-			}
-			default:
-				strbuf_addch(&sb, *p);
-		}
-	}
-	return strbuf_detach(&sb);
+	return text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
 }
 
-/* The JSON text of "KEY": [...] in JSON, up to its closing bracket,
- * on one line after LABEL. */
-static void
-print_json_list(const char *json, const char *key, const char *label)
+/* The string at KEY of object J, or NULL: borrowed from J. */
+static const char *
+json_str(const json_t *j, const char *key)
 {
-	char *pat = xasprintf("\"%s\": [", key);
-	const char *p = json ? strstr(json, pat) : NULL;
-	int depth = 0;
-	bool in_str = false;
-	const char *e;
+	return json_string_value(json_object_get(j, key));
+}
 
-	free(pat);
-	if (p == NULL)
+/* KEY's value of J (a list) as one line of JSON after LABEL. */
+static void
+print_json_list(const json_t *j, const char *key, const char *label)
+{
+	const json_t *v = json_object_get(j, key);
+	char *text;
+
+	if (v == NULL)
 		return;
-	p += strlen(key) + 5;
-	for (e = p; *e; e++)
-	{
-		if (in_str)
-		{
-			if (*e == '\\' && e[1])
-				e++;
-			else if (*e == '"')
-				in_str = false;
-		}
-		else if (*e == '"')
-			in_str = true;
-		else if (*e == '[' || *e == '{')
-			depth++;
-		else if ((*e == ']' || *e == '}') && depth-- == 0)
-			break;
-	}
-	/* one line: the newlines (and their indent) between items go */
-	printf("  %-10s [", label);
-	for (const char *c = p; c < e; c++)
-	{
-		if (*c != '\n')
-		{
-			putchar(*c);
-			continue;
-		}
-		while (c + 1 < e && c[1] == ' ')
-			c++;
-		if (c > p && c[-1] == ',')
-			putchar(' ');
-	}
-	printf("]\n");
+	text = json_dumps(v, JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+	printf("  %-10s %s\n", label, text ? text : "?");
+	free(text);
 }
 
 /* show --build: each built variant's provenance, for people. */
@@ -142,9 +74,10 @@ print_builds(const struct store_variant_row *vars, int nv)
 
 	for (int i = 0; i < nv; i++)
 	{
-		const char *b = vars[i].build;
+		json_t *b = json_of(vars[i].build);
 		static const char *const fields[] = {"key", "identity", "installed",
 											 "compiler", "built_at"};
+		const char *diff;
 
 		if (b == NULL)
 			continue;
@@ -152,28 +85,18 @@ print_builds(const struct store_variant_row *vars, int nv)
 			   vars[i].name);
 		for (size_t f = 0; f < lengthof(fields); f++)
 		{
-			char *v = json_string_field(b, fields[f]);
+			const char *v = json_str(b, fields[f]);
 
 			printf("  %-10s %s\n", fields[f], v ? v : "?");
-			free(v);
 		}
 		print_json_list(b, "configure", "configure");
 		print_json_list(b, "defines", "defines");
-		{
-			/* the patches' texts are in the diff: name them only */
-			int np = 0;
-
-			for (const char *p = strstr(b, "\"sha256\": \""); p;
-				 p = strstr(p + 1, "\"sha256\": \""))
-				np++;
-			printf("  %-10s %d\n", "patches", np);
-		}
-		{
-			char *diff = json_string_field(b, "diff");
-
-			printf("  diff:\n%s", diff && diff[0] ? diff : "  (none)\n");
-			free(diff);
-		}
+		/* the patches' texts are in the diff: count them only */
+		printf("  %-10s %zu\n", "patches",
+			   json_array_size(json_object_get(b, "patches")));
+		diff = json_str(b, "diff");
+		printf("  diff:\n%s", diff && diff[0] ? diff : "  (none)\n");
+		json_decref(b);
 	}
 	if (shown == 0)
 		printf("no variant of this run was built from source\n");
@@ -264,29 +187,23 @@ print_details(struct store *st, const struct store_point_row *p, int n,
 static void
 add_waits(const char *text, char names[][64], int64_t *counts, int *n, int max)
 {
-	const char *p = text;
+	json_t *j = json_of(text);
+	const char *name;
+	json_t *v;
 
-	while (p && (p = strchr(p, '"')) != NULL)
+	json_object_foreach(j, name, v)
 	{
-		const char *q = strchr(p + 1, '"');
-		char name[64];
 		int k;
 
-		if (q == NULL || (size_t) (q - p - 1) >= sizeof(name))
-			return;
-		snprintf(name, sizeof(name), "%.*s", (int) (q - p - 1), p + 1);
-		p = strchr(q, ':');
-		if (p == NULL)
-			return;
 		for (k = 0; k < *n; k++)
 			if (strcmp(names[k], name) == 0)
 				break;
 		if (k == *n && *n < max)
 			snprintf(names[(*n)++], 64, "%s", name);
 		if (k < max)
-			counts[k] += atoll(p + 1);
-		p = strchr(p, ',');
+			counts[k] += json_integer_value(v);
 	}
+	json_decref(j);
 }
 
 /* The plan step's samples of each node over each window: the top waits. */
@@ -463,15 +380,15 @@ show_fn(int argc, char **argv)
 		{"scripts", no_argument, NULL, 'f'},
 		{"samples", no_argument, NULL, 'm'},
 		{"build", no_argument, NULL, 'b'},
-		{"db", required_argument, NULL, 'd'},
+		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
-	char path[1024];
 	char *end;
 	bool series = false, scripts = false, samples = false, builds = false;
 	int ch, np = 0, nv = 0, rc = EXIT_OK;
 	int64_t id;
-	struct pgc_error err;
+	struct cmd_ctx ctx;
+	struct pgc_error *err = &ctx.err;
 	struct store *st;
 	struct store_run_row run;
 	struct store_point_row *points = NULL;
@@ -497,7 +414,7 @@ show_fn(int argc, char **argv)
 			case 'b':
 				builds = true;
 				break;
-			case 'd':
+			case CMD_OPT_DB:
 				db = optarg;
 				break;
 			default:
@@ -514,40 +431,24 @@ show_fn(int argc, char **argv)
 		return cmd_usage_error(&cmd_show, "unexpected argument '%s'",
 							   argv[optind + 1]);
 
-	error_clear(&err);
-	store_resolve_path(db, path, sizeof(path));
-	if ((st = store_open(path, &err)) == NULL)
-	{
-		cmd_print_error(&err);
-		return cmd_exit_code(&err);
-	}
-	if (store_get_run(st, id, &run, &err) < 0)
-	{
-		cmd_print_error(&err);
-		store_close(st);
-		return cmd_exit_code(&err);
-	}
+	cmd_ctx_init(&ctx, &cmd_show, db);
+	if ((st = cmd_open_store(&ctx, false)) == NULL ||
+		store_get_run(st, id, &run, err) < 0)
+		return cmd_ctx_finish(&ctx);
 	if (scripts)
 	{
 		/* the script files as they were run, nothing else */
 		fputs(run.script_files ? run.script_files : "", stdout);
 		store_run_row_release(&run);
-		store_close(st);
-		return EXIT_OK;
+		return cmd_ctx_finish(&ctx);
 	}
 	if (builds)
 	{
-		if (store_get_variants(st, id, &vars, &nv, &err) < 0)
-		{
-			cmd_print_error(&err);
-			rc = cmd_exit_code(&err);
-		}
-		else
+		if (store_get_variants(st, id, &vars, &nv, err) == 0)
 			print_builds(vars, nv);
 		store_variants_free(vars, nv);
 		store_run_row_release(&run);
-		store_close(st);
-		return rc;
+		return cmd_ctx_finish(&ctx);
 	}
 	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
 		   run.status);
@@ -572,7 +473,7 @@ show_fn(int argc, char **argv)
 	printf("pgcliff:  %s, seed %" PRIu64 "\n", run.tool_version,
 		   (uint64_t) run.seed);
 	printf("host:     %s\n", run.host);
-	if (store_get_variants(st, id, &vars, &nv, &err) == 0)
+	if (store_get_variants(st, id, &vars, &nv, err) == 0)
 		for (int i = 0; i < nv; i++)
 		{
 			printf("variant %s (%s): PostgreSQL %s%s%s%s%s\n", vars[i].name,
@@ -590,35 +491,41 @@ show_fn(int argc, char **argv)
 				printf("  pg_config:            %s\n", vars[i].pg_config);
 			if (vars[i].build)
 			{
-				char *ident = json_string_field(vars[i].build, "identity");
-				char *key = json_string_field(vars[i].build, "key");
+				json_t *b = json_of(vars[i].build);
+				const char *ident = json_str(b, "identity");
+				const char *key = json_str(b, "key");
 
 				printf("  build:                %s, %s, defines %s "
 					   "(show --build)\n",
 					   key ? key : "?", ident ? ident : "?",
 					   vars[i].defines ? vars[i].defines : "{}");
-				free(ident);
-				free(key);
+				json_decref(b);
 			}
 		}
 	if (nv > 1)
+	{
+		json_t *plan = json_of(run.plan);
+		const char *restart = json_str(plan, "restart");
+
 		printf(
 			"plan:     %d variants in counterbalanced blocks (AB, BA, ...), "
 			"points shuffled with seed %" PRId64 "%s\n",
 			nv, run.seed,
-			run.plan && strstr(run.plan, "\"restart\": \"block\"")
+			restart && strcmp(restart, "block") == 0
 				? ", each server restarted per block"
 				: "");
+		json_decref(plan);
+	}
 	store_variants_free(vars, nv);
-	if (store_get_points(st, id, &points, &np, &err) < 0)
-		rc = cmd_exit_code(&err);
+	if (store_get_points(st, id, &points, &np, err) < 0)
+		rc = -1;
 	else
 	{
 		print_points(points, np);
-		if (print_details(st, points, np, &err) < 0 ||
-			print_windows(st, &run, points, np, &err) < 0 ||
-			(samples && print_samples(st, run.id, points, np, &err) < 0))
-			rc = cmd_exit_code(&err);
+		if (print_details(st, points, np, err) < 0 ||
+			print_windows(st, &run, points, np, err) < 0 ||
+			(samples && print_samples(st, run.id, points, np, err) < 0))
+			rc = -1;
 		if (series && rc == EXIT_OK)
 			for (int i = 0; i < np; i++)
 			{
@@ -626,10 +533,10 @@ show_fn(int argc, char **argv)
 				struct store_event_row *ev = NULL;
 				int ns = 0, nev = 0;
 
-				if (store_get_series(st, points[i].id, &s, &ns, &err) < 0)
+				if (store_get_series(st, points[i].id, &s, &ns, err) < 0)
 				{
 					free(s); /* the rows read before the error */
-					rc = cmd_exit_code(&err);
+					rc = -1;
 					break;
 				}
 				printf("\nseries of point %d (%s, %d clients, repeat %d):\n"
@@ -637,11 +544,11 @@ show_fn(int argc, char **argv)
 					   points[i].order_idx, points[i].workload,
 					   points[i].clients, points[i].repeat_idx + 1, "second",
 					   "transactions", "failed", "avg ms", "max ms");
-				if (store_get_events(st, points[i].id, &ev, &nev, &err) < 0)
+				if (store_get_events(st, points[i].id, &ev, &nev, err) < 0)
 				{
 					free(s);
 					free(ev);
-					rc = cmd_exit_code(&err);
+					rc = -1;
 					break;
 				}
 				for (int k = 0; k < ns; k++)
@@ -662,10 +569,7 @@ show_fn(int argc, char **argv)
 				free(ev);
 			}
 	}
-	if (rc != EXIT_OK)
-		cmd_print_error(&err);
 	store_points_free(points, np);
 	store_run_row_release(&run);
-	store_close(st);
-	return rc;
+	return cmd_ctx_finish(&ctx);
 }

@@ -139,9 +139,20 @@ main(int argc, char **argv)
 		c = find_command(argv[1]);
 	if (c == NULL)
 	{
-		if (strcmp(argv[1], "recipe") == 0)
+		size_t len = strlen(argv[1]);
+		struct strbuf subs = STRBUF_INIT;
+
+		/* a group's name alone ("recipe"): its subcommands, from the table */
+		for (size_t i = 0; i < lengthof(commands); i++)
+			if (strncmp(commands[i]->name, argv[1], len) == 0 &&
+				commands[i]->name[len] == ' ')
+				strbuf_addf(&subs, "%s%s", subs.len ? ", " : "",
+							commands[i]->name + len + 1);
+		if (subs.len)
 		{
-			fprintf(stderr, "pgcliff recipe: expected a subcommand: check\n");
+			fprintf(stderr, "pgcliff %s: expected a subcommand: %s\n", argv[1],
+					subs.buf);
+			strbuf_release(&subs);
 			return EXIT_USAGE;
 		}
 		suggest(argv[1]);

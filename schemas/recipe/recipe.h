@@ -212,6 +212,26 @@ struct recipe *recipe_load_text(const char *path, const char *text,
 
 void recipe_free(struct recipe *r);
 
+/* One script of pgbench's command line: -f FILE[@W] or -b NAME[@W]. */
+struct recipe_script_arg
+{
+	const char *file;    /* as given, or NULL */
+	const char *builtin; /* a builtin's name or prefix, or NULL */
+	int weight;
+};
+
+/*
+ * pgbench mode: a one-workload recipe of ARGS (N scripts) built directly,
+ * with pgbench's defaults (one client on one thread; 10 transactions per
+ * client unless DURATION_US or TRANSACTIONS is given; INIT_SCALE > 0:
+ * pgbench -i -s INIT_SCALE first).  Its name comes from the first
+ * script; its text, for the store, is the equivalent YAML recipe.  Errors
+ * point into the script files.  NULL with ERR.
+ */
+struct recipe *recipe_from_scripts(const struct recipe_script_arg *args, int n,
+								   int64_t duration_us, int64_t transactions,
+								   int init_scale, struct pgc_error *err);
+
 /*
  * Check every workload's script for variables nothing assigns: not the
  * script, not the recipe's variables:, not the NEXTRA names given by the
