@@ -316,7 +316,6 @@ print_windows(struct store *st, const struct store_run_row *run,
 
 		if (i > 0 && p[i - 1].order_idx == p[i].order_idx && done_step)
 			continue;
-		done_step = false;
 		if (store_get_windows(st, p[i].id, &win, &nwin, err) < 0)
 			return -1;
 		rc = nwin ? print_window_samples(st, run->id, p[i].order_idx, win,
@@ -385,7 +384,7 @@ show_fn(int argc, char **argv)
 	const char *db = NULL;
 	char *end;
 	bool series = false, scripts = false, samples = false, builds = false;
-	int ch, np = 0, nv = 0, rc = EXIT_OK;
+	int ch, np = 0, nv = 0;
 	int64_t id;
 	struct cmd_ctx ctx;
 	struct pgc_error *err = &ctx.err;
@@ -517,16 +516,17 @@ show_fn(int argc, char **argv)
 		json_decref(plan);
 	}
 	store_variants_free(vars, nv);
-	if (store_get_points(st, id, &points, &np, err) < 0)
-		rc = -1;
-	else
+	/* a failure leaves its error in ctx.err: cmd_ctx_finish() reports it */
+	if (store_get_points(st, id, &points, &np, err) == 0)
 	{
+		bool ok;
+
 		print_points(points, np);
-		if (print_details(st, points, np, err) < 0 ||
-			print_windows(st, &run, points, np, err) < 0 ||
-			(samples && print_samples(st, run.id, points, np, err) < 0))
-			rc = -1;
-		if (series && rc == EXIT_OK)
+		ok = print_details(st, points, np, err) == 0 &&
+			 print_windows(st, &run, points, np, err) == 0 &&
+			 (!samples || print_samples(st, run.id, points, np, err) == 0);
+
+		if (series && ok)
 			for (int i = 0; i < np; i++)
 			{
 				struct store_series_row *s = NULL;
@@ -536,7 +536,6 @@ show_fn(int argc, char **argv)
 				if (store_get_series(st, points[i].id, &s, &ns, err) < 0)
 				{
 					free(s); /* the rows read before the error */
-					rc = -1;
 					break;
 				}
 				printf("\nseries of point %d (%s, %d clients, repeat %d):\n"
@@ -548,7 +547,6 @@ show_fn(int argc, char **argv)
 				{
 					free(s);
 					free(ev);
-					rc = -1;
 					break;
 				}
 				for (int k = 0; k < ns; k++)

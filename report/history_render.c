@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "json_int.h"
 
 static void
 print_change(struct strbuf *out, const struct history_series *s,
@@ -32,38 +33,45 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 		total += ss[i].nchanges;
 	if (f == CMP_FORMAT_JSON)
 	{
-		strbuf_addstr(out, "{\n  \"pgcliff_history\": 1,\n  \"recipe\": ");
-		strbuf_add_json_str(out, recipe);
-		strbuf_addf(out,
-					",\n  \"metric\": \"%s\",\n  \"min_change\": %.4f,\n"
-					"  \"min_segment\": %d,\n  \"alpha\": %.3f,\n"
-					"  \"permutations\": %d,\n  \"series\": [",
-					cmp_metric_name(m), ho->min_change, ho->min_segment,
-					ho->alpha, ho->permutations);
+		json_t *series = json_array();
+
 		for (int i = 0; i < ns; i++)
 		{
 			const struct history_series *s = &ss[i];
+			json_t *values = json_array(), *changes = json_array();
 
-			strbuf_addf(out, "%s\n    {\"variant\": ", i ? "," : "");
-			strbuf_add_json_str(out, s->variant);
-			strbuf_addstr(out, ", \"workload\": ");
-			strbuf_add_json_str(out, s->workload);
-			strbuf_addf(out, ", \"clients\": %d,\n     \"values\": [",
-						s->clients);
 			for (int j = 0; j < s->n; j++)
-				strbuf_addf(out, "%s{\"run\": %" PRId64 ", \"value\": %.6g}",
-							j ? ", " : "", s->runs[j], s->values[j]);
-			strbuf_addstr(out, "],\n     \"changes\": [");
+				json_array_append_new(
+					values,
+					json_pack("{s:I, s:o}", "run", (json_int_t) s->runs[j],
+							  "value", report_json_num(s->values[j], "%.6g")));
 			for (int j = 0; j < s->nchanges; j++)
-				strbuf_addf(out,
-							"%s{\"run\": %" PRId64 ", \"before\": %.6g, "
-							"\"after\": %.6g, \"p\": %.4f}",
-							j ? ", " : "", s->runs[s->changes[j].index],
-							s->changes[j].before, s->changes[j].after,
-							s->changes[j].p);
-			strbuf_addstr(out, "]}");
+			{
+				const struct history_change *c = &s->changes[j];
+
+				json_array_append_new(
+					changes,
+					json_pack("{s:I, s:o, s:o, s:o}", "run",
+							  (json_int_t) s->runs[c->index], "before",
+							  report_json_num(c->before, "%.6g"), "after",
+							  report_json_num(c->after, "%.6g"), "p",
+							  report_json_num(c->p, "%.4f")));
+			}
+			json_array_append_new(series,
+								  json_pack("{s:o, s:o, s:i, s:o, s:o}",
+											"variant", pjson_str(s->variant),
+											"workload", pjson_str(s->workload),
+											"clients", s->clients, "values",
+											values, "changes", changes));
 		}
-		strbuf_addstr(out, "]\n}\n");
+		report_json_dump(
+			out, json_pack("{s:i, s:o, s:s, s:o, s:i, s:o, s:i, s:o}",
+						   "pgcliff_history", 1, "recipe", pjson_str(recipe),
+						   "metric", cmp_metric_name(m), "min_change",
+						   report_json_num(ho->min_change, "%.4f"),
+						   "min_segment", ho->min_segment, "alpha",
+						   report_json_num(ho->alpha, "%.3f"), "permutations",
+						   ho->permutations, "series", series));
 		return;
 	}
 	if (f == CMP_FORMAT_JUNIT)

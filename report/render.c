@@ -5,9 +5,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "json_int.h"
 
 int
 cmp_format_parse(const char *name, enum cmp_format *out)
@@ -344,163 +346,145 @@ render_markdown(struct strbuf *out, const struct cmp_result *r,
 	strbuf_addstr(out, "\n");
 }
 
-static void
-json_num(struct strbuf *out, double v, const char *fmt)
+json_t *
+report_json_num(double v, const char *fmt)
 {
-	if (isfinite(v))
-		strbuf_addf(out, fmt, v);
-	else
-		strbuf_addstr(out, "null");
+	char text[64];
+
+	if (!isfinite(v))
+		return json_null();
+	snprintf(text, sizeof(text), fmt, v);
+	return json_real(strtod(text, NULL));
 }
 
-static void
-json_side_curve(struct strbuf *out, const struct cmp_side_curve *c)
+void
+report_json_dump(struct strbuf *out, json_t *doc)
 {
-	strbuf_addstr(out, "{\"peak_tps\": ");
-	json_num(out, c->peak_tps, "%.3f");
-	strbuf_addf(
-		out, ", \"peak_clients\": %d, \"cliff_clients\": ", c->peak_clients);
-	if (c->cliff_clients)
-		strbuf_addf(out, "%d}", c->cliff_clients);
-	else
-		strbuf_addstr(out, "null}");
+	/* 15 digits: what the rounding above kept, and no binary noise */
+	char *text = pjson_text(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
+	free(text);
 }
 
-static void
-json_window_side(struct strbuf *out, const struct cmp_window_side *w)
+#define json_num report_json_num
+
+static json_t *
+json_opt_int(bool have, int v)
 {
-	strbuf_addstr(out, "{\"before\": ");
-	json_num(out, w->before, "%.3f");
-	strbuf_addstr(out, ", \"during\": ");
-	json_num(out, w->during, "%.3f");
-	strbuf_addstr(out, ", \"after\": ");
-	json_num(out, w->after, "%.3f");
-	strbuf_addstr(out, ", \"dip\": ");
-	json_num(out, w->dip, "%.4f");
-	strbuf_addstr(out, ", \"recovery_s\": ");
-	/* -1: never recovered within the window */
-	json_num(out, w->recovery_s, "%.0f");
-	strbuf_addch(out, '}');
+	return have ? json_integer(v) : json_null();
 }
 
+/* text from the store may be anything: pjson_str() keeps it valid */
+#define json_opt_str pjson_str
+
+static json_t *
+json_side_curve(const struct cmp_side_curve *c)
+{
+	return json_pack("{s:o, s:i, s:o}", "peak_tps",
+					 json_num(c->peak_tps, "%.3f"), "peak_clients",
+					 c->peak_clients, "cliff_clients",
+					 json_opt_int(c->cliff_clients != 0, c->cliff_clients));
+}
+
+static json_t *
+json_window_side(const struct cmp_window_side *w)
+{
+	/* recovery_s -1: never recovered within the window */
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:o}", "before", json_num(w->before, "%.3f"),
+		"during", json_num(w->during, "%.3f"), "after",
+		json_num(w->after, "%.3f"), "dip", json_num(w->dip, "%.4f"),
+		"recovery_s", json_num(w->recovery_s, "%.0f"));
+}
+
+static json_t *
+json_point(const struct cmp_point *p)
+{
+	bool missing = p->verdict == CMP_MISSING;
+	json_t *o =
+		json_pack("{s:i, s:o, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o}",
+				  "clients", p->clients, "window", json_opt_str(p->window),
+				  "n_baseline", p->na, "n_candidate", p->nb, "paired",
+				  p->paired, "median_baseline", json_num(p->median_a, "%.6g"),
+				  "median_candidate", json_num(p->median_b, "%.6g"), "ratio",
+				  json_num(missing ? NAN : p->r.ratio, "%.6f"), "lo",
+				  json_num(missing ? NAN : p->r.lo, "%.6f"), "hi",
+				  json_num(missing ? NAN : p->r.hi, "%.6f"));
+
+	json_object_set_new(o, "p_regression", json_num(p->p_regression, "%.6g"));
+	json_object_set_new(o, "p_no_regression",
+						json_num(p->p_no_regression, "%.6g"));
+	json_object_set_new(o, "verdict",
+						json_string(cmp_verdict_name(p->verdict)));
+	json_object_set_new(
+		o, "more_repeats",
+		json_opt_int(p->verdict == CMP_INCONCLUSIVE && p->more_repeats > 0,
+					 p->more_repeats));
+	return o;
+}
+
+static json_t *
+json_workload(const struct cmp_result *r, const struct cmp_curve *c)
+{
+	json_t *points = json_array(), *facts = json_array();
+
+	for (int i = 0; i < r->npoints; i++)
+		if (strcmp(r->points[i].workload, c->workload) == 0)
+			json_array_append_new(points, json_point(&r->points[i]));
+	for (int i = 0; i < r->nwindows; i++)
+	{
+		const struct cmp_window_facts *f = &r->windows[i];
+
+		if (strcmp(f->workload, c->workload) == 0)
+			json_array_append_new(
+				facts, json_pack("{s:i, s:o, s:o}", "clients", f->clients,
+								 "baseline", json_window_side(&f->a),
+								 "candidate", json_window_side(&f->b)));
+	}
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:b, s:o, s:o, s:s}, s:o, "
+		"s:o}",
+		"name", pjson_str(c->workload), "baseline_curve",
+		json_side_curve(&c->a), "candidate_curve", json_side_curve(&c->b),
+		"top_clients", json_opt_int(c->top, c->top_clients), "geomean",
+		"ratio", json_num(c->geo_ratio, "%.6f"), "lo",
+		json_num(c->geo_lo, "%.6f"), "hi", json_num(c->geo_hi, "%.6f"),
+		"paired", c->geo_paired, "p_regression",
+		json_num(c->geo_p_regression, "%.6g"), "p_no_regression",
+		json_num(c->geo_p_no_regression, "%.6g"), "verdict",
+		cmp_verdict_name(c->geo_verdict), "points", points, "window_facts",
+		facts);
+}
+
+/* The versioned JSON document (report/FORMATS.md), written by jansson. */
 static void
 render_json(struct strbuf *out, const struct cmp_result *r,
 			const struct cmp_labels *l)
 {
 	const struct cmp_opts *o = &r->opts;
+	json_t *workloads = json_array();
+	json_t *doc;
 
-	strbuf_addf(out, "{\n  \"pgcliff_compare\": %d,\n  \"recipe\": ",
-				CMP_JSON_VERSION);
-	if (l->recipe)
-		strbuf_add_json_str(out, l->recipe);
-	else
-		strbuf_addstr(out, "null");
-	strbuf_addstr(out, ",\n  \"baseline\": ");
-	strbuf_add_json_str(out, l->a);
-	strbuf_addstr(out, ",\n  \"candidate\": ");
-	strbuf_add_json_str(out, l->b);
-	strbuf_addf(out, ",\n  \"gated_on\": \"%s\"",
-				o->on_geomean ? "geomean" : "points");
-	strbuf_addf(out,
-				",\n  \"metric\": \"%s\",\n  \"higher_is_better\": %s,\n"
-				"  \"margin\": %.4f,\n  \"confidence\": %.4f,\n"
-				"  \"paired\": %s,\n  \"bootstrap_seed\": %llu,\n",
-				cmp_metric_name(o->metric),
-				cmp_metric_higher_is_better(o->metric) ? "true" : "false",
-				o->margin, o->conf, o->paired ? "true" : "false",
-				(unsigned long long) o->seed);
-	strbuf_addf(out,
-				"  \"outcome\": \"%s\",\n  \"gate_exit_code\": %d,\n"
-				"  \"regressions\": %d,\n  \"inconclusive\": %d,\n"
-				"  \"missing\": %d,\n  \"workloads\": [",
-				outcome_name(r->outcome), (int) r->outcome, r->nregressions,
-				r->ninconclusive, r->nmissing);
 	for (int ci = 0; ci < r->ncurves; ci++)
-	{
-		const struct cmp_curve *c = &r->curves[ci];
-		bool first = true;
-
-		strbuf_addf(out, "%s\n    {\"name\": ", ci ? "," : "");
-		strbuf_add_json_str(out, c->workload);
-		strbuf_addstr(out, ",\n     \"baseline_curve\": ");
-		json_side_curve(out, &c->a);
-		strbuf_addstr(out, ",\n     \"candidate_curve\": ");
-		json_side_curve(out, &c->b);
-		strbuf_addstr(out, ",\n     \"top_clients\": ");
-		if (c->top)
-			strbuf_addf(out, "%d", c->top_clients);
-		else
-			strbuf_addstr(out, "null");
-		strbuf_addstr(out, ",\n     \"geomean\": {\"ratio\": ");
-		json_num(out, c->geo_ratio, "%.6f");
-		strbuf_addstr(out, ", \"lo\": ");
-		json_num(out, c->geo_lo, "%.6f");
-		strbuf_addstr(out, ", \"hi\": ");
-		json_num(out, c->geo_hi, "%.6f");
-		strbuf_addf(out, ", \"paired\": %s, \"p_regression\": ",
-					c->geo_paired ? "true" : "false");
-		json_num(out, c->geo_p_regression, "%.6g");
-		strbuf_addstr(out, ", \"p_no_regression\": ");
-		json_num(out, c->geo_p_no_regression, "%.6g");
-		strbuf_addf(out, ", \"verdict\": \"%s\"},\n     \"points\": [",
-					cmp_verdict_name(c->geo_verdict));
-		for (int i = 0; i < r->npoints; i++)
-		{
-			const struct cmp_point *p = &r->points[i];
-
-			if (strcmp(p->workload, c->workload) != 0)
-				continue;
-			strbuf_addf(out, "%s\n       {\"clients\": %d, \"window\": ",
-						first ? "" : ",", p->clients);
-			if (p->window)
-				strbuf_add_json_str(out, p->window);
-			else
-				strbuf_addstr(out, "null");
-			strbuf_addf(out,
-						", \"n_baseline\": %d, \"n_candidate\": %d, "
-						"\"paired\": %s, \"median_baseline\": ",
-						p->na, p->nb, p->paired ? "true" : "false");
-			first = false;
-			json_num(out, p->median_a, "%.6g");
-			strbuf_addstr(out, ", \"median_candidate\": ");
-			json_num(out, p->median_b, "%.6g");
-			strbuf_addstr(out, ", \"ratio\": ");
-			json_num(out, p->verdict == CMP_MISSING ? NAN : p->r.ratio,
-					 "%.6f");
-			strbuf_addstr(out, ", \"lo\": ");
-			json_num(out, p->verdict == CMP_MISSING ? NAN : p->r.lo, "%.6f");
-			strbuf_addstr(out, ", \"hi\": ");
-			json_num(out, p->verdict == CMP_MISSING ? NAN : p->r.hi, "%.6f");
-			strbuf_addstr(out, ", \"p_regression\": ");
-			json_num(out, p->p_regression, "%.6g");
-			strbuf_addstr(out, ", \"p_no_regression\": ");
-			json_num(out, p->p_no_regression, "%.6g");
-			strbuf_addf(out, ", \"verdict\": \"%s\", \"more_repeats\": ",
-						cmp_verdict_name(p->verdict));
-			if (p->verdict == CMP_INCONCLUSIVE && p->more_repeats > 0)
-				strbuf_addf(out, "%d}", p->more_repeats);
-			else
-				strbuf_addstr(out, "null}");
-		}
-		strbuf_addstr(out, "],\n     \"window_facts\": [");
-		first = true;
-		for (int i = 0; i < r->nwindows; i++)
-		{
-			const struct cmp_window_facts *f = &r->windows[i];
-
-			if (strcmp(f->workload, c->workload) != 0)
-				continue;
-			strbuf_addf(out, "%s\n       {\"clients\": %d, \"baseline\": ",
-						first ? "" : ",", f->clients);
-			json_window_side(out, &f->a);
-			strbuf_addstr(out, ", \"candidate\": ");
-			json_window_side(out, &f->b);
-			strbuf_addch(out, '}');
-			first = false;
-		}
-		strbuf_addstr(out, "]}");
-	}
-	strbuf_addstr(out, "]\n}\n");
+		json_array_append_new(workloads, json_workload(r, &r->curves[ci]));
+	doc = json_pack(
+		"{s:i, s:o, s:o, s:o, s:s, s:s, s:b, s:o, s:o, s:b, s:I}",
+		"pgcliff_compare", CMP_JSON_VERSION, "recipe", json_opt_str(l->recipe),
+		"baseline", pjson_str(l->a), "candidate", pjson_str(l->b), "gated_on",
+		o->on_geomean ? "geomean" : "points", "metric",
+		cmp_metric_name(o->metric), "higher_is_better",
+		cmp_metric_higher_is_better(o->metric), "margin",
+		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
+		"paired", o->paired, "bootstrap_seed", (json_int_t) o->seed);
+	json_object_set_new(doc, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(doc, "gate_exit_code", json_integer((int) r->outcome));
+	json_object_set_new(doc, "regressions", json_integer(r->nregressions));
+	json_object_set_new(doc, "inconclusive", json_integer(r->ninconclusive));
+	json_object_set_new(doc, "missing", json_integer(r->nmissing));
+	json_object_set_new(doc, "workloads", workloads);
+	report_json_dump(out, doc);
 }
 
 void

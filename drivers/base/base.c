@@ -248,41 +248,6 @@ strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-void
-strbuf_add_json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '"');
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		switch (c)
-		{
-			case '"':
-				strbuf_addstr(sb, "\\\"");
-				break;
-			case '\\':
-				strbuf_addstr(sb, "\\\\");
-				break;
-			case '\n':
-				strbuf_addstr(sb, "\\n");
-				break;
-			case '\r':
-				strbuf_addstr(sb, "\\r");
-				break;
-			case '\t':
-				strbuf_addstr(sb, "\\t");
-				break;
-			default:
-				if (c < 0x20)
-					strbuf_addf(sb, "\\u%04x", c);
-				else
-					strbuf_addch(sb, (char) c);
-		}
-	}
-	strbuf_addch(sb, '"');
-}
-
 /* ----------------------------------------------------------------- time */
 
 int64_t

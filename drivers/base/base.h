@@ -111,8 +111,6 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PGC_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	PGC_PRINTF(2, 0);
-/* Append S as a JSON string literal, quotes included. */
-void strbuf_add_json_str(struct strbuf *sb, const char *s);
 
 /* ---------------------------------------------------------------------
  * Time

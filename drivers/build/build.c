@@ -7,9 +7,12 @@
  */
 #include "build.h"
 
+#include "pjson.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <poll.h>
@@ -277,7 +280,7 @@ struct identity
 {
 	char *text;     /* for people: "release 15.18, content 1a2b3c4d5e6f" */
 	char *material; /* for the key: everything that names the tree */
-	char *json;     /* for provenance */
+	json_t *json;   /* for provenance */
 };
 
 static void
@@ -285,7 +288,7 @@ identity_free(struct identity *id)
 {
 	free(id->text);
 	free(id->material);
-	free(id->json);
+	json_decref(id->json);
 }
 
 /* PACKAGE_VERSION of SRC/configure, or NULL. */
@@ -484,23 +487,11 @@ git_identity(const char *src, const char *version,
 						 version ? " (" : "", version ? version : "",
 						 version ? ")" : "");
 	id->material = xasprintf("git %s %s", sb_text(&head), dirty);
-	{
-		struct strbuf j = STRBUF_INIT;
-
-		strbuf_addstr(&j, "{\"kind\": \"git\", \"dir\": ");
-		strbuf_add_json_str(&j, src);
-		strbuf_addstr(&j, ", \"commit\": ");
-		strbuf_add_json_str(&j, sb_text(&head));
-		strbuf_addstr(&j, ", \"uncommitted_sha256\": ");
-		if (dirty[0])
-			strbuf_add_json_str(&j, dirty);
-		else
-			strbuf_addstr(&j, "null");
-		strbuf_addstr(&j, ", \"version\": ");
-		strbuf_add_json_str(&j, version ? version : "");
-		strbuf_addch(&j, '}');
-		id->json = strbuf_detach(&j);
-	}
+	id->json = json_pack("{s:s, s:o, s:o, s:o, s:o}", "kind", "git", "dir",
+						 pjson_str(src), "commit", pjson_str(sb_text(&head)),
+						 "uncommitted_sha256",
+						 dirty[0] ? json_string(dirty) : json_null(),
+						 "version", pjson_str(version ? version : ""));
 	rc = 0;
 out:
 	strbuf_release(&head);
@@ -536,16 +527,11 @@ source_identity(const char *cache, const char *src,
 		rc = git_identity(src, version, o, id, err);
 	else if ((rc = release_content_hash(cache, src, content, err)) == 0)
 	{
-		struct strbuf j = STRBUF_INIT;
-
 		id->text = xasprintf("release %s, content %.12s", version, content);
 		id->material = xasprintf("release %s %s", version, content);
-		strbuf_addstr(&j, "{\"kind\": \"release\", \"dir\": ");
-		strbuf_add_json_str(&j, src);
-		strbuf_addstr(&j, ", \"version\": ");
-		strbuf_add_json_str(&j, version);
-		strbuf_addf(&j, ", \"content_sha256\": \"%s\"}", content);
-		id->json = strbuf_detach(&j);
+		id->json = json_pack("{s:s, s:o, s:o, s:s}", "kind", "release", "dir",
+							 pjson_str(src), "version", pjson_str(version),
+							 "content_sha256", content);
 	}
 	free(version);
 	return rc;
@@ -602,8 +588,8 @@ struct job
 	char key[17];
 	int jobs;
 	int logfd;
-	char *label;         /* the name, or the key */
-	struct strbuf steps; /* JSON: {"copy": 1.0, ...} */
+	char *label;   /* the name, or the key */
+	json_t *steps; /* seconds per step: {"copy": 1.0, ...} */
 };
 
 static int
@@ -925,8 +911,9 @@ seconds_since(int64_t t0)
 static void
 step_time(struct job *j, const char *step, int64_t t0)
 {
-	strbuf_addf(&j->steps, "%s\"%s\": %.1f", j->steps.len > 1 ? ", " : "",
-				step, seconds_since(t0));
+	/* tenths of a second, as the progress lines say */
+	json_object_set_new(j->steps, step,
+						json_real(round(seconds_since(t0) * 10) / 10));
 }
 
 /* Copy the source tree SRC into DEST (without .git). */
@@ -1269,71 +1256,51 @@ variant_diff(struct job *j, const char *base_tree, const char *tree,
 
 /* --------------------------------------------------------- provenance */
 
+/*
+ * build.json: what was built from what, for the store and for people;
+ * one jansson document (show --build and the store read it back).
+ */
 static char *
 provenance_json(struct job *j, const char *version, const char *compiler,
 				const struct define_site *sites, const char *diff,
 				bool incremental, double seconds)
 {
-	struct strbuf sb = STRBUF_INIT;
+	json_t *configure = json_pack("[s]", "--enable-depend");
+	json_t *defines = json_array(), *patches = json_array(), *doc;
 	char when[64];
+	char *text;
 
 	clock_wall_utc(when, sizeof(when));
-	strbuf_addf(&sb, "{\"format\": \"%s\", \"key\": \"%s\", \"name\": ",
-				BUILD_FORMAT, j->key);
-	if (j->spec->name)
-		strbuf_add_json_str(&sb, j->spec->name);
-	else
-		strbuf_addstr(&sb, "null");
-	strbuf_addstr(&sb, ",\n \"source\": ");
-	strbuf_addstr(&sb, j->id.json);
-	strbuf_addstr(&sb, ",\n \"identity\": ");
-	strbuf_add_json_str(&sb, j->id.text);
-	strbuf_addstr(&sb, ",\n \"installed\": ");
-	strbuf_add_json_str(&sb, version);
-	strbuf_addstr(&sb, ",\n \"configure\": [\"--enable-depend\"");
 	for (int i = 0; i < j->spec->nconfigure; i++)
-	{
-		strbuf_addstr(&sb, ", ");
-		strbuf_add_json_str(&sb, j->spec->configure[i]);
-	}
-	strbuf_addstr(&sb, "],\n \"compiler\": ");
-	strbuf_add_json_str(&sb, compiler);
-	strbuf_addstr(&sb, ",\n \"defines\": [");
+		json_array_append_new(configure, pjson_str(j->spec->configure[i]));
 	for (int i = 0; i < j->spec->ndefines; i++)
-	{
-		strbuf_addstr(&sb, i ? ",\n   {\"name\": " : "\n   {\"name\": ");
-		strbuf_add_json_str(&sb, j->defs[i].name);
-		strbuf_addstr(&sb, ", \"value\": ");
-		strbuf_add_json_str(&sb, j->defs[i].value);
-		strbuf_addstr(&sb, ", \"was\": ");
-		strbuf_add_json_str(&sb, sites[i].value);
-		strbuf_addstr(&sb, ", \"file\": ");
-		strbuf_add_json_str(&sb, sites[i].file);
-		strbuf_addf(&sb, ", \"line\": %d, \"conditions\": ", sites[i].line);
-		if (sites[i].conditions)
-			strbuf_add_json_str(&sb, sites[i].conditions);
-		else
-			strbuf_addstr(&sb, "null");
-		strbuf_addch(&sb, '}');
-	}
-	strbuf_addstr(&sb, "],\n \"patches\": [");
+		json_array_append_new(
+			defines, json_pack("{s:o, s:o, s:o, s:o, s:i, s:o}", "name",
+							   pjson_str(j->defs[i].name), "value",
+							   pjson_str(j->defs[i].value), "was",
+							   pjson_str(sites[i].value), "file",
+							   pjson_str(sites[i].file), "line", sites[i].line,
+							   "conditions", pjson_str(sites[i].conditions)));
 	for (int i = 0; i < j->spec->npatches; i++)
-	{
-		strbuf_addstr(&sb, i ? ",\n   {\"file\": " : "\n   {\"file\": ");
-		strbuf_add_json_str(&sb, j->patches[i].path);
-		strbuf_addf(&sb,
-					", \"sha256\": \"%s\", \"text\": ", j->patches[i].sha256);
-		strbuf_add_json_str(&sb, j->patches[i].text);
-		strbuf_addch(&sb, '}');
-	}
-	strbuf_addstr(&sb, "],\n \"diff\": ");
-	strbuf_add_json_str(&sb, diff);
-	strbuf_addf(&sb, ",\n \"base_key\": \"%s\", \"incremental\": %s",
-				j->base_key, incremental ? "true" : "false");
-	strbuf_addf(&sb,
-				", \"built_at\": \"%s\", \"seconds\": %.1f, \"steps\": %s}}\n",
-				when, seconds, sb_text(&j->steps));
-	return strbuf_detach(&sb);
+		json_array_append_new(patches,
+							  json_pack("{s:o, s:s, s:o}", "file",
+										pjson_str(j->patches[i].path),
+										"sha256", j->patches[i].sha256, "text",
+										pjson_str(j->patches[i].text)));
+	doc = json_pack("{s:s, s:s, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+					"format", BUILD_FORMAT, "key", j->key, "name",
+					pjson_str(j->spec->name), "source", j->id.json, "identity",
+					pjson_str(j->id.text), "installed", pjson_str(version),
+					"configure", configure, "compiler", pjson_str(compiler),
+					"defines", defines, "patches", patches, "diff",
+					pjson_str(diff));
+	json_object_set_new(doc, "base_key", json_string(j->base_key));
+	json_object_set_new(doc, "incremental", json_boolean(incremental));
+	json_object_set_new(doc, "built_at", json_string(when));
+	json_object_set_new(doc, "seconds", json_real(round(seconds * 10) / 10));
+	json_object_set_new(doc, "steps", json_incref(j->steps));
+	text = pjson_text(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+	return text;
 }
 
 static int
@@ -1382,8 +1349,7 @@ start_dir(struct job *j, const char *dir, const char *log_path,
 				  strerror(errno));
 		return -1;
 	}
-	strbuf_reset(&j->steps);
-	strbuf_addch(&j->steps, '{');
+	json_object_clear(j->steps);
 	return 0;
 }
 
@@ -1570,7 +1536,7 @@ build_ensure(const struct build_spec *spec, const struct build_options *o,
 	memset(out, 0, sizeof(*out));
 	memset(&j, 0, sizeof(j));
 	j.logfd = -1;
-	strbuf_init(&j.steps);
+	j.steps = json_object();
 	if (cache == NULL)
 		cache = build_default_cache_dir(cache_buf, sizeof(cache_buf));
 	j.spec = spec;
@@ -1676,7 +1642,7 @@ out:
 	free(j.label);
 	free(j.src);
 	free(j.cache);
-	strbuf_release(&j.steps);
+	json_decref(j.steps);
 	return rc;
 }
 

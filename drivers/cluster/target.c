@@ -6,7 +6,8 @@
  */
 #include "cluster.h"
 
-#include <jansson.h>
+#include "pjson.h"
+
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -510,11 +511,10 @@ json_object_of(PGconn *conn, const char *sql)
 	obj = json_object();
 	for (int i = 0; i < PQntuples(res); i++)
 		json_object_set_new(obj, PQgetvalue(res, i, 0),
-							json_string(PQgetvalue(res, i, 1)));
+							pjson_str(PQgetvalue(res, i, 1)));
 	PQclear(res);
-	text = json_dumps(obj, JSON_PRESERVE_ORDER);
-	json_decref(obj);
-	return text ? text : xstrdup("{}");
+	text = pjson_text(obj, JSON_PRESERVE_ORDER);
+	return text;
 }
 
 int

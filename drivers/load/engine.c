@@ -12,6 +12,8 @@
  */
 #include "engine.h"
 
+#include "cluster.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
@@ -1471,24 +1473,16 @@ static void
 prepare_failed(struct thread *t, struct client *c, PGresult *res)
 {
 	const struct script *s = t->w->scripts[c->prep_si];
-	const char *pos = PQresultErrorField(res, PG_DIAG_STATEMENT_POSITION);
-	const char *f;
+	const struct script_cmd *cmd = &s->cmds[c->prep];
 	struct pgc_error err;
+	size_t pos;
 	int line, col;
 
-	error_set(&err, PGC_ERR_SQL, "%s",
-			  (f = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY))
-				  ? f
-				  : "PREPARE failed");
-	if ((f = PQresultErrorField(res, PG_DIAG_SQLSTATE)) != NULL)
-		snprintf(err.sqlstate, sizeof(err.sqlstate), "%s", f);
-	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL)) != NULL)
-		error_detail(&err, "%s", f);
-	if ((f = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT)) != NULL)
-		error_hint(&err, "%s", f);
+	/* the one mapping; POS is a byte offset into the text sent */
+	cluster_pg_error(&err, c->conn, res, cmd->sql_params, NULL, &pos);
 	script_locate(s,
-				  pos ? script_sql_offset(s, c->prep, atoi(pos))
-					  : s->cmds[c->prep].offset,
+				  pos != (size_t) -1 ? script_sql_offset(s, c->prep, pos)
+									 : cmd->offset,
 				  &line, &col);
 	error_at(&err, s->origin.file, line, col, 1);
 	engine_fail(t->e, &err);

@@ -64,18 +64,6 @@ sha256_hex(const char *text)
 	return strbuf_detach(&sb);
 }
 
-char *
-json_text(json_t *j)
-{
-	char *text =
-		j ? json_dumps(j, JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) : NULL;
-
-	json_decref(j);
-	if (text == NULL)
-		abort(); /* only allocation fails here: as xmalloc would */
-	return text;
-}
-
 /* A conninfo inside an argument, redacted: "PREFIX<conninfo>". */
 static char *
 redact_after(const char *arg, size_t prefix)

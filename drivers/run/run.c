@@ -8,7 +8,6 @@
 #include "run.h"
 
 #include <inttypes.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,10 +522,10 @@ store_variant_of(struct run *r, const struct run_target *rt,
 	int result;
 
 	for (int i = 0; i < v->ngucs; i++)
-		json_object_set_new(g, v->gucs[i].name, json_string(v->gucs[i].value));
+		json_object_set_new(g, v->gucs[i].name, pjson_str(v->gucs[i].value));
 	for (int i = 0; i < v->ndefines; i++)
 		json_object_set_new(d, v->defines[i].name,
-							json_string(v->defines[i].value));
+							pjson_str(v->defines[i].value));
 	gucs = json_text(g);
 	defines = json_text(d);
 	memset(&sv, 0, sizeof(sv));
@@ -843,12 +842,12 @@ scripts_json(const struct recipe *rc, const struct load_workload *w,
 	{
 		const struct load_script_result *ss = &res->scripts[k];
 		json_t *o = json_pack(
-			"{s:s, s:i, s:I, s:I, s:I, s:f, s:f}", "name",
-			rw->scripts[k].label, "weight", w->weights[k], "transactions",
-			(json_int_t) ss->txns, "failures", (json_int_t) ss->failures,
-			"retried", (json_int_t) ss->retried, "latency_avg_ms",
-			hist_mean(ss->latency) / 1e6, "latency_stddev_ms",
-			hist_stddev(ss->latency) / 1e6);
+			"{s:o, s:i, s:I, s:I, s:I, s:f, s:f}", "name",
+			pjson_str(rw->scripts[k].label), "weight", w->weights[k],
+			"transactions", (json_int_t) ss->txns, "failures",
+			(json_int_t) ss->failures, "retried", (json_int_t) ss->retried,
+			"latency_avg_ms", hist_mean(ss->latency) / 1e6,
+			"latency_stddev_ms", hist_stddev(ss->latency) / 1e6);
 
 		if (ss->cmd_count)
 		{
@@ -860,15 +859,16 @@ scripts_json(const struct recipe *rc, const struct load_workload *w,
 
 				json_array_append_new(
 					stmts,
-					json_pack(
-						"{s:i, s:s, s:f, s:I, s:I, s:I}", "line", cmd->line,
-						"command", cmd->first_line, "latency_avg_ms",
-						ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
-											   (double) ss->cmd_count[c] / 1e6
-										 : 0.0,
-						"count", (json_int_t) ss->cmd_count[c], "failures",
-						(json_int_t) ss->cmd_failures[c], "retries",
-						(json_int_t) ss->cmd_retries[c]));
+					json_pack("{s:i, s:o, s:f, s:I, s:I, s:I}", "line",
+							  cmd->line, "command", pjson_str(cmd->first_line),
+							  "latency_avg_ms",
+							  ss->cmd_count[c]
+								  ? ss->cmd_lat_sum_ns[c] /
+										(double) ss->cmd_count[c] / 1e6
+								  : 0.0,
+							  "count", (json_int_t) ss->cmd_count[c],
+							  "failures", (json_int_t) ss->cmd_failures[c],
+							  "retries", (json_int_t) ss->cmd_retries[c]));
 			}
 			json_object_set_new(o, "statements", stmts);
 		}
@@ -1229,8 +1229,8 @@ plan_json(const struct run *r)
 	for (int i = 0; i < r->nplan; i++)
 	{
 		const struct recipe_plan_step *st = &r->plan[i];
-		json_t *o = json_pack("{s:i, s:s}", "block", st->block, "variant",
-							  r->vars[st->variant].name);
+		json_t *o = json_pack("{s:i, s:o}", "block", st->block, "variant",
+							  pjson_str(r->vars[st->variant].name));
 
 		if (r->nsweep)
 			json_object_set_new(o, "clients",
@@ -1238,7 +1238,7 @@ plan_json(const struct run *r)
 		if (st->workload >= 0)
 			json_object_set_new(
 				o, "workload",
-				json_string(r->recipe->workloads[st->workload].name));
+				pjson_str(r->recipe->workloads[st->workload].name));
 		json_array_append_new(steps, o);
 	}
 	/* the seed as the run row keeps it: its 64-bit pattern */

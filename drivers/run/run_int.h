@@ -6,7 +6,7 @@
 #ifndef PGCLIFF_RUN_INT_H
 #define PGCLIFF_RUN_INT_H
 
-#include <jansson.h>
+#include "pjson.h"
 #include <stdint.h>
 
 struct host_facts
@@ -24,10 +24,7 @@ void host_facts(struct host_facts *h);
 /* SHA-256 of TEXT as 64 hex digits; caller frees. */
 char *sha256_hex(const char *text);
 
-/*
- * J as compact one-line JSON text ({"a": 1, "b": [2]}, keys in insertion
- * order), and J released; caller frees the text.
- */
-char *json_text(json_t *j);
+/* J as one line of JSON ({"a": 1, "b": [2]}), released; caller frees. */
+#define json_text(j) pjson_text((j), 0)
 
 #endif /* PGCLIFF_RUN_INT_H */

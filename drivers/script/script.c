@@ -130,10 +130,10 @@ script_locate(const struct script *s, size_t offset, int *line, int *col)
 }
 
 size_t
-script_sql_offset(const struct script *s, int cmd, int sent_position)
+script_sql_offset(const struct script *s, int cmd, size_t sent_offset)
 {
 	const struct script_cmd *c = &s->cmds[cmd];
-	size_t sent = sent_position > 0 ? (size_t) sent_position - 1 : 0;
+	size_t sent = sent_offset;
 	size_t shift = 0; /* orig - sent, accumulated */
 
 	for (int i = 0; i < c->nparams; i++)

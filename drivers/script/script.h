@@ -294,10 +294,11 @@ void script_origin_locate(const struct script_origin *origin, const char *text,
 void script_locate(const struct script *s, size_t offset, int *line, int *col);
 
 /*
- * Map a server error position (1-based, in characters of the text sent)
- * inside SQL command CMD back to a byte offset in the script text.
+ * Map a byte offset in the text sent for SQL command CMD (its
+ * sql_params, as cluster_pg_error() turns the server's character
+ * position into bytes) back to a byte offset in the script text.
  */
-size_t script_sql_offset(const struct script *s, int cmd, int sent_position);
+size_t script_sql_offset(const struct script *s, int cmd, size_t sent_offset);
 
 /* ---------------------------------------------------------------------
  * Evaluation state, one per client.

@@ -2005,6 +2005,8 @@ emit_scalar(yaml_emitter_t *e, const char *text)
 {
 	yaml_event_t ev;
 
+	if (text == NULL)
+		text = "";
 	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *) text,
 								 (int) strlen(text), 1, 1,
 								 YAML_ANY_SCALAR_STYLE);

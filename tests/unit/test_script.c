@@ -178,7 +178,9 @@ main(void)
 	CHECK(s != NULL);
 	if (s)
 	{
-		size_t off = script_sql_offset(s, 1, 13);
+		/* the server's character 13, as cluster_pg_error() hands it on:
+		 * byte offset 12 of the text sent */
+		size_t off = script_sql_offset(s, 1, 12);
 		int line, col;
 
 		script_locate(s, off, &line, &col);

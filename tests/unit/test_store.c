@@ -56,6 +56,95 @@ add_point(struct store *st, int64_t run, int clients, int order)
 	CHECK_INT(store_point_add(st, run, &p, NULL, &err), 0);
 }
 
+/*
+ * A schema-5 store with a run whose point has windows: migrated to the
+ * current schema, everything readable, its windows read back as stored
+ * and its measure unknown (NULL: tps, as before).
+ */
+static void
+test_upgrade_from_5(const char *dbfile)
+{
+	struct store *st;
+	struct pgc_error err;
+	struct store_point p;
+	struct store_window_row win[2] = {{"before", 0, 5, 100, false, 0, 0},
+									  {"during", 5, 10, 50, true, 0.5, 3}};
+	struct store_window_row *back = NULL;
+	struct store_point_row *pts = NULL;
+	struct store_run_row run;
+	int64_t id, pid;
+	int n = 0, np = 0;
+	sqlite3 *db;
+
+	unlink(dbfile);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	id = add_run(st, "v5");
+	memset(&p, 0, sizeof(p));
+	p.variant = "default";
+	p.workload = "reads";
+	p.clients = 2;
+	p.jobs = 1;
+	p.protocol = "simple";
+	p.duration_s = 10;
+	p.transactions = 750;
+	p.failures_by_class = "{}";
+	p.tps = 75;
+	p.histogram = "0;0;0;0;0;";
+	p.windows = win;
+	p.nwindows = 2;
+	CHECK_INT(store_point_add(st, id, &p, &pid, &err), 0);
+	CHECK_INT(store_run_finish(st, id, "ok", NULL, &err), 0);
+	store_close(st);
+	/* back to what pgcliff wrote before schema 6 */
+	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(db,
+						   "ALTER TABLE run DROP COLUMN measure;"
+						   "PRAGMA user_version = 5;",
+						   NULL, NULL, NULL),
+			  SQLITE_OK);
+	sqlite3_close(db);
+
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
+	CHECK_INT(store_get_run(st, id, &run, &err), 0);
+	CHECK_STR(run.status, "ok");
+	CHECK(run.measure == NULL);
+	store_run_row_release(&run);
+	CHECK_INT(store_get_points(st, id, &pts, &np, &err), 0);
+	CHECK_INT(np, 1);
+	CHECK_INT(pts[0].transactions, 750);
+	CHECK_INT(store_get_windows(st, pts[0].id, &back, &n, &err), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(back[0].name, "before");
+	CHECK(!back[0].has_dip);
+	CHECK_STR(back[1].name, "during");
+	CHECK(back[1].has_dip);
+	CHECK_NEAR(back[1].dip, 0.5, 1e-9);
+	CHECK_NEAR(back[1].recovery_s, 3, 1e-9);
+	store_windows_free(back, n);
+	store_points_free(pts, np);
+	/* and it takes new runs with a measure */
+	{
+		struct store_run r;
+		int64_t id2;
+
+		memset(&r, 0, sizeof(r));
+		r.recipe = "v6";
+		r.recipe_text = "recipe: v6\n";
+		r.recipe_sha256 = "def";
+		r.command_line = "pgcliff run";
+		r.measure = "reads.p99";
+		CHECK_INT(store_run_begin(st, &r, &id2, &err), 0);
+		CHECK_INT(store_get_run(st, id2, &run, &err), 0);
+		CHECK_STR(run.measure, "reads.p99");
+		store_run_row_release(&run);
+	}
+	store_close(st);
+	unlink(dbfile);
+}
+
 int
 main(void)
 {
@@ -217,6 +306,8 @@ main(void)
 		store_runs_free(runs, n);
 		store_close(st);
 	}
+
+	test_upgrade_from_5(dbfile);
 
 	/* a store from a newer pgcliff is refused, not damaged */
 	{
