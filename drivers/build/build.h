@@ -37,14 +37,18 @@ struct build_define
 	char *value;
 };
 
+/*
+ * What to build.  A variant holds one (schemas/recipe's struct variant)
+ * and owns its arrays; build_ensure() only reads it.
+ */
 struct build_spec
 {
 	const char *source; /* the source tree */
-	const struct build_define *defines;
+	struct build_define *defines;
 	int ndefines;
-	char *const *patches; /* patch files, applied in order with -p1 */
+	char **patches; /* patch files, applied in order with -p1 */
 	int npatches;
-	char *const *configure; /* extra configure options */
+	char **configure; /* extra configure options */
 	int nconfigure;
 	const char *name; /* a label for progress and names/, or NULL */
 };

@@ -523,9 +523,9 @@ store_variant_of(struct run *r, const struct run_target *rt,
 
 	for (int i = 0; i < v->ngucs; i++)
 		json_object_set_new(g, v->gucs[i].name, pjson_str(v->gucs[i].value));
-	for (int i = 0; i < v->ndefines; i++)
-		json_object_set_new(d, v->defines[i].name,
-							pjson_str(v->defines[i].value));
+	for (int i = 0; i < v->spec.ndefines; i++)
+		json_object_set_new(d, v->spec.defines[i].name,
+							pjson_str(v->spec.defines[i].value));
 	gucs = json_text(g);
 	defines = json_text(d);
 	memset(&sv, 0, sizeof(sv));

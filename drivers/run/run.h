@@ -27,38 +27,8 @@
 /* ---------------------------------------------------------------------
  * Variants: the recipe's variants: amended by --variant NAME:KEY=VALUE,
  * each a managed server (bindir + GUCs, maybe built from source) or an
- * external conninfo.  The one variant model of a run: the plan indexes
- * it, targets are made from it, the store's variant rows are written
- * from it (run.c).
+ * external conninfo; struct variant is the recipe's model (recipe.h).
  * ------------------------------------------------------------------- */
-
-/* One GUC of a variant: the recipe's, or the variant's over it. */
-struct variant_guc
-{
-	char *name;
-	char *value;
-	const char *origin_file; /* recipe path, or NULL: the command line */
-	struct recipe_pos pos;
-	bool from_variant; /* set by the variant, not the recipe's server: */
-};
-
-struct variant
-{
-	char *name;
-	char *bindir; /* managed: requested bindir, or NULL for the default */
-	char *target; /* external conninfo, or NULL: managed */
-	struct variant_guc *gucs;
-	int ngucs;
-	/* built from source: the recipe's build: and --variant's over it */
-	bool build;
-	struct build_define *defines;
-	int ndefines;
-	char **patches;
-	int npatches;
-	char **configure;
-	int nconfigure;
-	char *build_json; /* provenance, once built (variants_build) */
-};
 
 /*
  * Resolve the variants of a run.  ARGS are the --variant values

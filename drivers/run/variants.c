@@ -21,51 +21,6 @@ find_or_add(struct variant **v, int *n, const char *name, size_t len)
 	return &(*v)[(*n)++];
 }
 
-/* Set NAME=VALUE in V's list, replacing a setting of the same name. */
-static void
-set_guc(struct variant *v, const char *name, const char *value,
-		const char *file, struct recipe_pos pos, bool from_variant)
-{
-	struct variant_guc *g = NULL;
-
-	for (int i = 0; i < v->ngucs; i++)
-		if (strcasecmp(v->gucs[i].name, name) == 0)
-			g = &v->gucs[i];
-	if (g == NULL)
-	{
-		v->gucs = xrealloc(v->gucs, (size_t) (v->ngucs + 1) * sizeof(*g));
-		g = &v->gucs[v->ngucs++];
-		g->name = xstrdup(name);
-	}
-	else
-		free(g->value);
-	g->value = xstrdup(value);
-	g->origin_file = file;
-	g->pos = pos;
-	g->from_variant = from_variant;
-}
-
-static void
-set_define(struct variant *v, const char *name, const char *value)
-{
-	struct build_define *d = NULL;
-
-	for (int i = 0; i < v->ndefines; i++)
-		if (strcmp(v->defines[i].name, name) == 0)
-			d = &v->defines[i];
-	if (d == NULL)
-	{
-		v->defines =
-			xrealloc(v->defines, (size_t) (v->ndefines + 1) * sizeof(*d));
-		d = &v->defines[v->ndefines++];
-		d->name = xstrdup(name);
-	}
-	else
-		free(d->value);
-	d->value = xstrdup(value);
-	v->build = true;
-}
-
 static void
 add_string(char ***list, int *n, const char *s)
 {
@@ -129,7 +84,7 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 			free(name);
 			return -1;
 		}
-		set_guc(v, name, eq + 1, NULL, nopos, true);
+		variant_set_guc(v, name, eq + 1, NULL, nopos, true);
 		free(name);
 	}
 	else if (strncmp(colon + 1, "define.", 7) == 0)
@@ -145,17 +100,17 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 			free(name);
 			return -1;
 		}
-		set_define(v, name, eq + 1);
+		variant_set_define(v, name, eq + 1);
 		free(name);
 	}
 	else if (strncmp(colon + 1, "patch=", 6) == 0 && eq == colon + 6)
 	{
-		add_string(&v->patches, &v->npatches, eq + 1);
+		add_string(&v->spec.patches, &v->spec.npatches, eq + 1);
 		v->build = true;
 	}
 	else if (strncmp(colon + 1, "configure=", 10) == 0 && eq == colon + 10)
 	{
-		add_string(&v->configure, &v->nconfigure, eq + 1);
+		add_string(&v->spec.configure, &v->spec.nconfigure, eq + 1);
 		v->build = true;
 	}
 	else if (strcmp(colon + 1, "build=source") == 0)
@@ -187,29 +142,11 @@ variants_resolve(const struct recipe *r, char *const *args, int nargs,
 	struct variant *vs = NULL;
 	int n = 0;
 
-	for (int i = 0; i < r->nvariants; i++)
-	{
-		const struct recipe_variant *rv = &r->variants[i];
-		struct variant *v = find_or_add(&vs, &n, rv->name, strlen(rv->name));
-
-		v->bindir = rv->bindir ? xstrdup(rv->bindir) : NULL;
-		v->target = rv->target ? xstrdup(rv->target) : NULL;
-		if (rv->build)
-		{
-			v->build = true;
-			for (int d = 0; d < rv->build->ndefines; d++)
-				set_define(v, rv->build->defines[d].name,
-						   rv->build->defines[d].value);
-			for (int p = 0; p < rv->build->npatches; p++)
-				add_string(&v->patches, &v->npatches, rv->build->patches[p]);
-			for (int c = 0; c < rv->build->nconfigure; c++)
-				add_string(&v->configure, &v->nconfigure,
-						   rv->build->configure[c]);
-		}
-		for (int g = 0; g < rv->ngucs; g++)
-			set_guc(v, rv->gucs[g].name, rv->gucs[g].value, r->path,
-					rv->gucs[g].pos, true);
-	}
+	/* the recipe's variants first, in their order: --variant amends them */
+	if (r->nvariants > 0)
+		vs = xcalloc((size_t) r->nvariants, sizeof(*vs));
+	for (; n < r->nvariants; n++)
+		variant_copy(&vs[n], &r->variants[n]);
 	for (int i = 0; i < nargs; i++)
 		if (apply_arg(&vs, &n, args[i], err) < 0)
 		{
@@ -244,11 +181,11 @@ variants_resolve(const struct recipe *r, char *const *args, int nargs,
 		v->gucs = NULL;
 		v->ngucs = 0;
 		for (int g = 0; g < r->ngucs; g++)
-			set_guc(v, r->gucs[g].name, r->gucs[g].value, r->path,
+			variant_set_guc(v, r->gucs[g].name, r->gucs[g].value, r->path,
 					r->gucs[g].pos, false);
 		for (int g = 0; g < nown; g++)
 		{
-			set_guc(v, own[g].name, own[g].value, own[g].origin_file,
+			variant_set_guc(v, own[g].name, own[g].value, own[g].origin_file,
 					own[g].pos, true);
 			free(own[g].name);
 			free(own[g].value);
@@ -263,30 +200,7 @@ void
 variants_free(struct variant *v, int n)
 {
 	for (int i = 0; i < n; i++)
-	{
-		for (int g = 0; g < v[i].ngucs; g++)
-		{
-			free(v[i].gucs[g].name);
-			free(v[i].gucs[g].value);
-		}
-		free(v[i].gucs);
-		free(v[i].name);
-		free(v[i].bindir);
-		free(v[i].target);
-		for (int d = 0; d < v[i].ndefines; d++)
-		{
-			free(v[i].defines[d].name);
-			free(v[i].defines[d].value);
-		}
-		free(v[i].defines);
-		for (int p = 0; p < v[i].npatches; p++)
-			free(v[i].patches[p]);
-		free(v[i].patches);
-		for (int c = 0; c < v[i].nconfigure; c++)
-			free(v[i].configure[c]);
-		free(v[i].configure);
-		free(v[i].build_json);
-	}
+		variant_release(&v[i]);
 	free(v);
 }
 
@@ -306,21 +220,14 @@ variants_build(struct variant *vs, int n, const char *source,
 	for (int i = 0; i < n; i++)
 	{
 		struct variant *v = &vs[i];
-		struct build_spec spec;
 		struct build_result res;
 
 		if (!v->build)
 			continue;
-		memset(&spec, 0, sizeof(spec));
-		spec.source = source;
-		spec.defines = v->defines;
-		spec.ndefines = v->ndefines;
-		spec.patches = v->patches;
-		spec.npatches = v->npatches;
-		spec.configure = v->configure;
-		spec.nconfigure = v->nconfigure;
-		spec.name = v->name;
-		if (build_ensure(&spec, o, &res, err) < 0)
+		/* the variant's own spec: what is built is what is stored */
+		v->spec.source = source;
+		v->spec.name = v->name;
+		if (build_ensure(&v->spec, o, &res, err) < 0)
 		{
 			char msg[sizeof(err->message)];
 
@@ -354,13 +261,13 @@ variant_describe_build(const struct variant *v, struct strbuf *out)
 
 	if (!v->build)
 		return;
-	for (int d = 0; d < v->ndefines; d++, sep = ", ")
-		strbuf_addf(out, "%s%s=%s", sep, v->defines[d].name,
-					v->defines[d].value);
-	for (int p = 0; p < v->npatches; p++, sep = ", ")
-		strbuf_addf(out, "%spatch %s", sep, v->patches[p]);
-	for (int c = 0; c < v->nconfigure; c++, sep = ", ")
-		strbuf_addf(out, "%sconfigure %s", sep, v->configure[c]);
+	for (int d = 0; d < v->spec.ndefines; d++, sep = ", ")
+		strbuf_addf(out, "%s%s=%s", sep, v->spec.defines[d].name,
+					v->spec.defines[d].value);
+	for (int p = 0; p < v->spec.npatches; p++, sep = ", ")
+		strbuf_addf(out, "%spatch %s", sep, v->spec.patches[p]);
+	for (int c = 0; c < v->spec.nconfigure; c++, sep = ", ")
+		strbuf_addf(out, "%sconfigure %s", sep, v->spec.configure[c]);
 	if (sep[0] == '\0')
 		strbuf_addstr(out, "the source as it is");
 }

@@ -676,14 +676,13 @@ parse_strings(struct loader *ld, const yaml_node_t *node, const char *what,
 }
 
 static int
-parse_build(struct loader *ld, const yaml_node_t *node,
-			struct recipe_variant *v, const char *context)
+parse_build(struct loader *ld, const yaml_node_t *node, struct variant *v,
+			const char *context)
 {
-	struct recipe_build *b = xcalloc(1, sizeof(*b));
+	struct build_spec *b = &v->spec;
 	yaml_node_t *x;
 
-	v->build = b;
-	b->pos = pos_of(node);
+	v->build = true;
 	if (node->type == YAML_SCALAR_NODE && scalar(node)[0] == '\0')
 		return 0; /* "build:" alone: the plain source, "HEAD" */
 	if (expect_mapping(ld, node, "'build'") < 0 ||
@@ -699,7 +698,7 @@ parse_build(struct loader *ld, const yaml_node_t *node,
 		{
 			yaml_node_t *k = node_at(ld, pr->key);
 			yaml_node_t *val = node_at(ld, pr->value);
-			struct recipe_guc *d;
+			struct build_define *d;
 
 			if (expect_scalar(ld, k, "a #define name") < 0)
 				return -1;
@@ -716,7 +715,6 @@ parse_build(struct loader *ld, const yaml_node_t *node,
 			d = &b->defines[b->ndefines++];
 			d->name = xstrdup(scalar(k));
 			d->value = xstrdup(scalar(val));
-			d->pos = pos_of(k);
 		}
 	}
 	if ((x = lookup(ld, node, "patches")) != NULL &&
@@ -731,7 +729,7 @@ parse_build(struct loader *ld, const yaml_node_t *node,
 
 static int
 parse_variant(struct loader *ld, const yaml_node_t *key,
-			  const yaml_node_t *node, struct recipe_variant *v)
+			  const yaml_node_t *node, struct variant *v)
 {
 	char context[300];
 	yaml_node_t *x;
@@ -767,7 +765,20 @@ parse_variant(struct loader *ld, const yaml_node_t *key,
 	}
 	if ((x = lookup(ld, node, "server")) != NULL)
 	{
-		if (parse_gucs(ld, x, "'server'", &v->gucs, &v->ngucs) < 0)
+		struct recipe_guc *g = NULL;
+		int n = 0, rc = parse_gucs(ld, x, "'server'", &g, &n);
+
+		/* the variant's own settings, each at its place in the recipe */
+		for (int i = 0; i < n; i++)
+		{
+			if (rc == 0)
+				variant_set_guc(v, g[i].name, g[i].value, ld->path, g[i].pos,
+								true);
+			free(g[i].name);
+			free(g[i].value);
+		}
+		free(g);
+		if (rc < 0)
 			return -1;
 		if (v->target && v->ngucs > 0)
 		{
@@ -861,7 +872,7 @@ parse_variants(struct loader *ld, const yaml_node_t *node)
 		 pr < node->data.mapping.pairs.top; pr++)
 	{
 		yaml_node_t *k = node_at(ld, pr->key);
-		struct recipe_variant *v = &r->variants[r->nvariants++];
+		struct variant *v = &r->variants[r->nvariants++];
 
 		if (!recipe_is_name(scalar(k)))
 			return fail(
@@ -1790,25 +1801,7 @@ recipe_free(struct recipe *r)
 	free_gucs(r->primary_gucs, r->nprimary_gucs);
 	free_gucs(r->standby_gucs, r->nstandby_gucs);
 	for (int i = 0; i < r->nvariants; i++)
-	{
-		free(r->variants[i].name);
-		free(r->variants[i].bindir);
-		free(r->variants[i].target);
-		free_gucs(r->variants[i].gucs, r->variants[i].ngucs);
-		if (r->variants[i].build)
-		{
-			struct recipe_build *b = r->variants[i].build;
-
-			free_gucs(b->defines, b->ndefines);
-			for (int k = 0; k < b->npatches; k++)
-				free(b->patches[k]);
-			free(b->patches);
-			for (int k = 0; k < b->nconfigure; k++)
-				free(b->configure[k]);
-			free(b->configure);
-			free(b);
-		}
-	}
+		variant_release(&r->variants[i]);
 	free(r->variants);
 	for (int i = 0; i < r->nwindows; i++)
 		free(r->windows[i].name);
@@ -2260,4 +2253,113 @@ recipe_from_scripts(const struct recipe_script_arg *args, int n,
 		r->path = xstrdup("(pgcliff run -b)");
 	r->text = scripts_recipe_text(r);
 	return r;
+}
+
+/* ------------------------------------------------------------ variants */
+
+void
+variant_set_guc(struct variant *v, const char *name, const char *value,
+				const char *file, struct recipe_pos pos, bool from_variant)
+{
+	struct variant_guc *g = NULL;
+
+	for (int i = 0; i < v->ngucs; i++)
+		if (strcasecmp(v->gucs[i].name, name) == 0)
+			g = &v->gucs[i];
+	if (g == NULL)
+	{
+		v->gucs = xrealloc(v->gucs, (size_t) (v->ngucs + 1) * sizeof(*g));
+		g = &v->gucs[v->ngucs++];
+		g->name = xstrdup(name);
+	}
+	else
+		free(g->value);
+	g->value = xstrdup(value);
+	g->origin_file = file;
+	g->pos = pos;
+	g->from_variant = from_variant;
+}
+
+void
+variant_set_define(struct variant *v, const char *name, const char *value)
+{
+	struct build_spec *b = &v->spec;
+	struct build_define *d = NULL;
+
+	for (int i = 0; i < b->ndefines; i++)
+		if (strcmp(b->defines[i].name, name) == 0)
+			d = &b->defines[i];
+	if (d == NULL)
+	{
+		b->defines =
+			xrealloc(b->defines, (size_t) (b->ndefines + 1) * sizeof(*d));
+		d = &b->defines[b->ndefines++];
+		d->name = xstrdup(name);
+	}
+	else
+		free(d->value);
+	d->value = xstrdup(value);
+	v->build = true;
+}
+
+static char **
+copy_strings(char *const *src, int n)
+{
+	char **out = xcalloc((size_t) n + 1, sizeof(char *));
+
+	for (int i = 0; i < n; i++)
+		out[i] = xstrdup(src[i]);
+	return out;
+}
+
+void
+variant_copy(struct variant *dst, const struct variant *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->name = xstrdup(src->name);
+	dst->pos = src->pos;
+	dst->bindir = src->bindir ? xstrdup(src->bindir) : NULL;
+	dst->target = src->target ? xstrdup(src->target) : NULL;
+	for (int i = 0; i < src->ngucs; i++)
+		variant_set_guc(dst, src->gucs[i].name, src->gucs[i].value,
+						src->gucs[i].origin_file, src->gucs[i].pos,
+						src->gucs[i].from_variant);
+	dst->build = src->build;
+	for (int i = 0; i < src->spec.ndefines; i++)
+		variant_set_define(dst, src->spec.defines[i].name,
+						   src->spec.defines[i].value);
+	dst->spec.patches = copy_strings(src->spec.patches, src->spec.npatches);
+	dst->spec.npatches = src->spec.npatches;
+	dst->spec.configure =
+		copy_strings(src->spec.configure, src->spec.nconfigure);
+	dst->spec.nconfigure = src->spec.nconfigure;
+	dst->build_json = src->build_json ? xstrdup(src->build_json) : NULL;
+}
+
+void
+variant_release(struct variant *v)
+{
+	for (int g = 0; g < v->ngucs; g++)
+	{
+		free(v->gucs[g].name);
+		free(v->gucs[g].value);
+	}
+	free(v->gucs);
+	free(v->name);
+	free(v->bindir);
+	free(v->target);
+	for (int d = 0; d < v->spec.ndefines; d++)
+	{
+		free(v->spec.defines[d].name);
+		free(v->spec.defines[d].value);
+	}
+	free(v->spec.defines);
+	for (int p = 0; p < v->spec.npatches; p++)
+		free(v->spec.patches[p]);
+	free(v->spec.patches);
+	for (int c = 0; c < v->spec.nconfigure; c++)
+		free(v->spec.configure[c]);
+	free(v->spec.configure);
+	free(v->build_json);
+	memset(v, 0, sizeof(*v));
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "base.h"
+#include "build.h"
 #include "script.h"
 
 enum recipe_protocol
@@ -95,25 +96,57 @@ struct recipe_workload
 	bool swept;
 };
 
-/*
- * build: PostgreSQL built from the recipe's `source:` (or --source) with
- * #define overrides, patches and configure options (drivers/build).
- */
-struct recipe_build
+/* One server setting of a variant: the recipe's, or the variant's over it. */
+struct variant_guc
 {
-	struct recipe_guc *defines; /* NAME -> value, as given */
-	int ndefines;
-	char **patches; /* resolved beside the recipe */
-	int npatches;
-	char **configure;
-	int nconfigure;
+	char *name;
+	char *value;
+	const char *origin_file; /* recipe path, or NULL: the command line */
 	struct recipe_pos pos;
+	bool from_variant; /* set by the variant, not the recipe's server: */
 };
 
 /*
  * A server variant: another bindir, a build from source, other GUCs (over
- * the recipe's `server:`), or an external server.
+ * the recipe's `server:`), or an external server.  The one model of a
+ * variant: the recipe's variants: parse into it (their own settings only),
+ * the run resolves --variant and the recipe's server: over a copy of it
+ * (drivers/run: variants_resolve), the plan indexes the resolved list, and
+ * targets and the store's variant rows are made from it.
  */
+struct variant
+{
+	char *name;
+	struct recipe_pos pos; /* in the recipe; line 0: the command line */
+	char *bindir;          /* managed: a bindir, or NULL for the default */
+	char *target;          /* external conninfo, or NULL: managed */
+	struct variant_guc *gucs;
+	int ngucs;
+	/*
+	 * build: PostgreSQL built from source: (or --source) with #define
+	 * overrides, patches (resolved beside the recipe) and configure
+	 * options; SPEC owns its arrays, its source is set when it is built
+	 */
+	bool build;
+	struct build_spec spec;
+	char *build_json; /* provenance, once built (variants_build) */
+};
+
+/* Free V's fields (not V). */
+void variant_release(struct variant *v);
+
+/* A deep copy of SRC into DST (whose old fields are not freed). */
+void variant_copy(struct variant *dst, const struct variant *src);
+
+/* Set NAME=VALUE among V's settings, replacing one of the same name. */
+void variant_set_guc(struct variant *v, const char *name, const char *value,
+					 const char *file, struct recipe_pos pos,
+					 bool from_variant);
+
+/* Set #define NAME to VALUE in V's build, replacing one of that name. */
+void variant_set_define(struct variant *v, const char *name,
+						const char *value);
+
 /* init: pgbench's -i (with its options) or SQL, before setup. */
 struct recipe_init
 {
@@ -130,16 +163,6 @@ struct recipe_init
 	int nsql;
 };
 
-struct recipe_variant
-{
-	char *name;
-	struct recipe_pos pos;
-	char *bindir;               /* or NULL: the run's default */
-	char *target;               /* external conninfo, or NULL */
-	struct recipe_build *build; /* or NULL */
-	struct recipe_guc *gucs;
-	int ngucs;
-};
 
 /*
  * A named stretch of the measured window, whole seconds from its start:
@@ -178,7 +201,7 @@ struct recipe
 	int *sweep_clients;
 	int *sweep_jobs_list; /* parallel to sweep_clients, or NULL */
 	/* variants (none: the run has one variant, "default") */
-	struct recipe_variant *variants;
+	struct variant *variants;
 	struct recipe_window *windows;
 	/* measure: workload.metric */
 	char *measure_workload;
