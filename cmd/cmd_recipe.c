@@ -102,13 +102,13 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 	struct recipe_plan_step *steps;
 	int n = recipe_plan_for(r, nvars, nsweep ? nsweep : 1, nsweep > 0, repeat,
 							seed, &steps);
-	int64_t dur = r->duration_us + r->warmup_us;
+	int64_t dur = r->duration_ns + r->warmup_ns;
 
 	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
 		   "measurements of %.3g s, seed %" PRIu64 "\n",
 		   r->name, nvars, nvars == 1 ? "" : "s", nsweep ? nsweep : 1,
 		   nsweep == 1 || nsweep == 0 ? "" : "s", repeat,
-		   repeat == 1 ? "" : "s", n, (double) dur / 1e6, seed);
+		   repeat == 1 ? "" : "s", n, (double) dur / 1e9, seed);
 	printf("\nvariants:\n");
 	if (variants_need_source(vars, nvars))
 		printf("  (built from %s; pgcliff run builds what the cache lacks)\n",

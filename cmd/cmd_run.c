@@ -127,7 +127,7 @@ struct run_opts
 	int max_tries;            /* --max-tries; -1 = the recipe's */
 	bool verbose_errors;      /* --verbose-errors */
 	double rate;              /* -R: tps per workload; 0 = the recipe's */
-	int64_t latency_limit_us; /* -L */
+	int64_t latency_limit_ns; /* -L */
 	bool debug;               /* -d */
 	int init_scale;           /* --init-scale: pgbench -i -s N first (-f/-b) */
 	int scale;                /* -s: the :scale of custom scripts */
@@ -137,8 +137,8 @@ struct run_opts
 	int *clients;
 	int nclients;
 	int jobs;
-	int64_t duration_us;
-	int64_t warmup_us;
+	int64_t duration_ns;
+	int64_t warmup_ns;
 	bool warmup_set;
 	int protocol; /* -1 = recipe's */
 	int progress_s;
@@ -293,8 +293,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						&cmd_run, "invalid number of jobs \"%s\"", optarg);
 				break;
 			case 'T':
-				o->duration_us = recipe_parse_duration_us(optarg);
-				if (o->duration_us <= 0)
+				o->duration_ns = recipe_parse_duration_ns(optarg);
+				if (o->duration_ns <= 0)
 					return cmd_usage_error(
 						&cmd_run,
 						"invalid duration \"%s\" (want e.g. 5s, 500ms, 2min)",
@@ -366,7 +366,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				if (ch == 'R')
 					o->rate = v;
 				else
-					o->latency_limit_us = (int64_t) (v * 1000.0); /* ms */
+					o->latency_limit_ns = (int64_t) (v * 1e6); /* ms */
 			}
 			break;
 			case 'd':
@@ -421,9 +421,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				o->random_seed_given = ch == 10;
 				break;
 			case 1:
-				o->warmup_us = recipe_parse_duration_us(optarg);
+				o->warmup_ns = recipe_parse_duration_ns(optarg);
 				o->warmup_set = true;
-				if (o->warmup_us < 0)
+				if (o->warmup_ns < 0)
 					return cmd_usage_error(&cmd_run, "invalid warmup \"%s\"",
 										   optarg);
 				break;
@@ -489,7 +489,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "an unlimited number of transaction tries can "
 							   "only be used with a duration (-T)");
-	if (o->transactions && o->duration_us)
+	if (o->transactions && o->duration_ns)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
@@ -731,7 +731,7 @@ script_recipe(const struct run_opts *o, struct pgc_error *err)
 			args[i].file = arg + 2;
 		args[i].weight = o->script_weights[i];
 	}
-	r = recipe_from_scripts(args, o->nscript_args, o->duration_us,
+	r = recipe_from_scripts(args, o->nscript_args, o->duration_ns,
 							o->transactions, o->init_scale, err);
 	free(args);
 	return r;
@@ -834,14 +834,14 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->clients = o->clients;
 	c->nclients = o->nclients;
 	c->jobs = o->jobs;
-	c->duration_us = o->duration_us;
-	c->warmup_us = o->warmup_us;
+	c->duration_ns = o->duration_ns;
+	c->warmup_ns = o->warmup_ns;
 	c->warmup_set = o->warmup_set;
 	c->transactions = o->transactions;
 	c->protocol = o->protocol;
 	c->repeat = o->repeat;
 	c->rate = o->rate;
-	c->latency_limit_us = o->latency_limit_us;
+	c->latency_limit_ns = o->latency_limit_ns;
 	c->max_tries = o->max_tries;
 	c->scale = o->scale;
 	c->per_statement = o->per_statement;

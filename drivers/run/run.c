@@ -323,13 +323,13 @@ run_new(const struct run_config *c, struct pgc_error *err)
 		goto fail;
 	collect_scripts(r);
 	for (int i = 0; i < rc->nwindows; i++)
-		if (c->duration_us &&
-			(int64_t) rc->windows[i].end_s * 1000000 > c->duration_us)
+		if (c->duration_ns &&
+			(int64_t) rc->windows[i].end_s * 1000000000 > c->duration_ns)
 		{
 			error_set(err, PGC_ERR_USAGE,
 					  "window '%s' of the recipe ends at %d s, past -T %g s",
 					  rc->windows[i].name, rc->windows[i].end_s,
-					  (double) c->duration_us / 1e6);
+					  (double) c->duration_ns / 1e9);
 			goto fail;
 		}
 	r->nvars = variants_resolve(rc, c->variant_args, c->nvariant_args,
@@ -746,19 +746,18 @@ fill_workloads(const struct run *r, const struct run_target *rt, int si,
 			wl[i].jobs = wl[i].clients;
 		if (c->transactions)
 			wl[i].transactions = c->transactions;
-		else if (c->duration_us)
+		else if (c->duration_ns)
 			wl[i].transactions = 0; /* -T turns -t recipes into durations */
 		else
 			wl[i].transactions = rw->transactions;
 		wl[i].policy = &r->policies[i];
 		wl[i].rate = c->rate > 0 ? c->rate : rw->rate;
 		wl[i].timed = rw->timed;
-		wl[i].at_ns = rw->at_us * 1000;
-		wl[i].every_ns = rw->every_us * 1000;
-		wl[i].until_ns = rw->until_us * 1000;
-		wl[i].latency_limit_ns = (c->latency_limit_us ? c->latency_limit_us
-													  : rw->latency_limit_us) *
-								 1000;
+		wl[i].at_ns = rw->at_ns;
+		wl[i].every_ns = rw->every_ns;
+		wl[i].until_ns = rw->until_ns;
+		wl[i].latency_limit_ns =
+			c->latency_limit_ns ? c->latency_limit_ns : rw->latency_limit_ns;
 		wl[i].defines = r->defines;
 		wl[i].ndefines = r->ndefines;
 	}
@@ -933,7 +932,7 @@ store_point(struct run *r, const struct run_target *rt,
 	sp.protocol = recipe_protocol_name((enum recipe_protocol) w->protocol);
 	sp.duration_s = secs;
 	sp.warmup_s =
-		(double) (r->c.warmup_set ? r->c.warmup_us : rc->warmup_us) / 1e6;
+		(double) (r->c.warmup_set ? r->c.warmup_ns : rc->warmup_ns) / 1e9;
 	sp.transactions = res->txns;
 	sp.failures = res->failures;
 	sp.failures_by_class = classes;
@@ -1071,9 +1070,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	memset(&lp, 0, sizeof(lp));
 	lp.workloads = wl;
 	lp.nworkloads = nw;
-	lp.warmup_ns = (c->warmup_set ? c->warmup_us : rc->warmup_us) * 1000;
-	lp.duration_ns =
-		(c->duration_us ? c->duration_us : rc->duration_us) * 1000;
+	lp.warmup_ns = c->warmup_set ? c->warmup_ns : rc->warmup_ns;
+	lp.duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
 	lp.seed = c->seed + (uint64_t) order * 7919u;
 	lp.scale = rt->scale;
 	lp.per_statement = c->per_statement;

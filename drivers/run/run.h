@@ -86,14 +86,14 @@ struct run_config
 	const int *clients;      /* -c: the sweep's client counts */
 	int nclients;
 	int jobs;
-	int64_t duration_us;
-	int64_t warmup_us;
+	int64_t duration_ns;
+	int64_t warmup_ns;
 	bool warmup_set;
 	int64_t transactions;
 	int protocol; /* -1: each workload's */
 	int repeat;
 	double rate;
-	int64_t latency_limit_us;
+	int64_t latency_limit_ns;
 	int max_tries; /* -1: the recipe's */
 	int scale;     /* -s */
 	bool per_statement;

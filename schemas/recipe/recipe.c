@@ -232,16 +232,17 @@ parse_int(struct loader *ld, const yaml_node_t *node, const char *what,
 }
 
 int64_t
-recipe_parse_duration_us(const char *text)
+recipe_parse_duration_ns(const char *text)
 {
 	static const struct
 	{
 		const char *unit;
-		double us;
+		double ns;
 	} units[] = {
-		{"us", 1}, {"ms", 1e3}, {"s", 1e6}, {"min", 60e6}, {"h", 3600e6},
+		{"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"min", 60e9}, {"h", 3600e9},
 	};
 	const char *p = text;
+	const char *q;
 	char *end;
 	double v;
 
@@ -249,14 +250,23 @@ recipe_parse_duration_us(const char *text)
 		p++;
 	if (!isdigit((unsigned char) *p))
 		return -1;
+	/* digits and one decimal point only: strtod would also take 0x10
+	 * (16), 1e3 and inf */
+	for (q = p; isdigit((unsigned char) *q); q++)
+		;
+	if (*q == '.')
+		for (q++; isdigit((unsigned char) *q); q++)
+			;
 	errno = 0;
 	v = strtod(p, &end);
-	if (errno != 0 || end == p)
+	if (errno != 0 || end != q)
 		return -1;
 	while (isspace((unsigned char) *end))
 		end++;
+	/* a bare number is seconds; a year is more than any benchmark needs,
+	 * and the bound keeps the conversion to int64 defined */
 	if (*end == '\0')
-		return (int64_t) (v * 1e6 + 0.5);
+		return v * 1e9 > 366 * 86400e9 ? -1 : (int64_t) (v * 1e9 + 0.5);
 	for (size_t i = 0; i < lengthof(units); i++)
 	{
 		size_t n = strlen(units[i].unit);
@@ -269,9 +279,9 @@ recipe_parse_duration_us(const char *text)
 				rest++;
 			if (*rest != '\0')
 				return -1;
-			if (v * units[i].us > 1e15)
+			if (v * units[i].ns > 366 * 86400e9)
 				return -1;
-			return (int64_t) (v * units[i].us + 0.5);
+			return (int64_t) (v * units[i].ns + 0.5);
 		}
 	}
 	return -1;
@@ -281,20 +291,20 @@ static int
 parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
 			   bool allow_zero, int64_t *out)
 {
-	int64_t us;
+	int64_t ns;
 
 	if (expect_scalar(ld, node, what) < 0)
 		return -1;
-	us = recipe_parse_duration_us(scalar(node));
-	if (us < 0)
+	ns = recipe_parse_duration_ns(scalar(node));
+	if (ns < 0)
 	{
 		fail(ld, node, "invalid duration \"%s\" for '%s'", scalar(node), what);
 		error_hint(ld->err, "write a number with a unit: 500ms, 5s, 2min, 1h");
 		return -1;
 	}
-	if (us == 0 && !allow_zero)
+	if (ns == 0 && !allow_zero)
 		return fail(ld, node, "'%s' must be greater than zero", what);
-	*out = us;
+	*out = ns;
 	return 0;
 }
 
@@ -798,19 +808,19 @@ static int
 window_bound(struct loader *ld, const yaml_node_t *node, const char *name,
 			 int *out)
 {
-	int64_t us;
+	int64_t ns;
 
-	if (parse_duration(ld, node, "a window bound", true, &us) < 0)
+	if (parse_duration(ld, node, "a window bound", true, &ns) < 0)
 		return -1;
-	if (us % 1000000 != 0)
+	if (ns % 1000000000 != 0)
 		return fail(ld, node,
 					"window '%s': bounds are whole seconds (the series has "
 					"one value per second)",
 					name);
-	if (us > ld->r->duration_us)
+	if (ns > ld->r->duration_ns)
 		return fail(ld, node, "window '%s' ends past the duration (%g s)",
-					name, (double) ld->r->duration_us / 1e6);
-	*out = (int) (us / 1000000);
+					name, (double) ld->r->duration_ns / 1e9);
+	*out = (int) (ns / 1000000000);
 	return 0;
 }
 
@@ -1166,7 +1176,7 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 
 	if ((v = lookup(ld, node, "at")) != NULL)
 	{
-		if (parse_duration(ld, v, "at", true, &w->at_us) < 0)
+		if (parse_duration(ld, v, "at", true, &w->at_ns) < 0)
 			return -1;
 		w->timed = true;
 		w->at_pos = pos_of(v);
@@ -1175,16 +1185,16 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	{
 		if (!w->timed)
 			return fail(ld, v, "'every' %s needs 'at'", ctx);
-		if (parse_duration(ld, v, "every", false, &w->every_us) < 0)
+		if (parse_duration(ld, v, "every", false, &w->every_ns) < 0)
 			return -1;
 	}
 	if ((v = lookup(ld, node, "until")) != NULL)
 	{
 		if (!w->timed)
 			return fail(ld, v, "'until' %s needs 'at'", ctx);
-		if (parse_duration(ld, v, "until", false, &w->until_us) < 0)
+		if (parse_duration(ld, v, "until", false, &w->until_ns) < 0)
 			return -1;
-		if (w->until_us <= w->at_us)
+		if (w->until_ns <= w->at_ns)
 			return fail(ld, v, "'until' %s must come after 'at'", ctx);
 	}
 	if ((v = lookup(ld, node, "rate")) != NULL)
@@ -1205,7 +1215,7 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 		}
 	}
 	if ((v = lookup(ld, node, "latency_limit")) != NULL &&
-		parse_duration(ld, v, "latency_limit", false, &w->latency_limit_us) <
+		parse_duration(ld, v, "latency_limit", false, &w->latency_limit_ns) <
 			0)
 		return -1;
 	if ((v = lookup(ld, node, "max_tries")) != NULL &&
@@ -1595,7 +1605,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 		return -1;
 
 	if ((v = lookup(ld, root, "warmup")) != NULL &&
-		parse_duration(ld, v, "warmup", true, &r->warmup_us) < 0)
+		parse_duration(ld, v, "warmup", true, &r->warmup_ns) < 0)
 		return -1;
 	r->repeat = 1;
 	if ((v = lookup(ld, root, "repeat")) != NULL &&
@@ -1612,16 +1622,16 @@ load_root(struct loader *ld, yaml_node_t *root)
 		return -1;
 	if ((v = lookup(ld, root, "duration")) != NULL)
 	{
-		if (parse_duration(ld, v, "duration", false, &r->duration_us) < 0)
+		if (parse_duration(ld, v, "duration", false, &r->duration_ns) < 0)
 			return -1;
 		for (int i = 0; i < r->nworkloads; i++)
 			if (r->workloads[i].timed &&
-				r->workloads[i].at_us >= r->duration_us)
+				r->workloads[i].at_ns >= r->duration_ns)
 			{
 				error_set(ld->err, PGC_ERR_RECIPE,
 						  "'at' of workload '%s' is not inside the %g s "
 						  "duration",
-						  r->workloads[i].name, (double) r->duration_us / 1e6);
+						  r->workloads[i].name, (double) r->duration_ns / 1e9);
 				error_at(ld->err, ld->path, r->workloads[i].at_pos.line,
 						 r->workloads[i].at_pos.col, 1);
 				return -1;
@@ -2050,9 +2060,9 @@ scripts_recipe_text(const struct recipe *r)
 	emit_mapping(&e, true, false);
 	emit_pair(&e, "recipe", r->name);
 	emit_pair(&e, "description", r->description);
-	if (r->duration_us)
+	if (r->duration_ns)
 	{
-		snprintf(num, sizeof(num), "%" PRId64 "us", r->duration_us);
+		snprintf(num, sizeof(num), "%" PRId64 "us", r->duration_ns / 1000);
 		emit_pair(&e, "duration", num);
 	}
 	if (r->has_init)
@@ -2198,7 +2208,7 @@ script_of_arg(struct recipe_workload *w, int k,
 
 struct recipe *
 recipe_from_scripts(const struct recipe_script_arg *args, int n,
-					int64_t duration_us, int64_t transactions, int init_scale,
+					int64_t duration_ns, int64_t transactions, int init_scale,
 					struct pgc_error *err)
 {
 	struct recipe *r = xcalloc(1, sizeof(*r));
@@ -2209,7 +2219,7 @@ recipe_from_scripts(const struct recipe_script_arg *args, int n,
 	r->topology = RECIPE_TOPO_PRIMARY;
 	r->repeat = 1;
 	r->restart_per_block = true;
-	r->duration_us = duration_us;
+	r->duration_ns = duration_ns;
 	if (init_scale > 0)
 	{
 		r->has_init = true;
@@ -2226,7 +2236,7 @@ recipe_from_scripts(const struct recipe_script_arg *args, int n,
 	w->jobs = 1;
 	w->swept = true;
 	/* pgbench's default: 10 transactions per client without -T */
-	w->transactions = duration_us ? 0 : (transactions ? transactions : 10);
+	w->transactions = duration_ns ? 0 : (transactions ? transactions : 10);
 	w->scripts = xcalloc((size_t) n, sizeof(*w->scripts));
 	for (int k = 0; k < n; k++, w->nscripts++)
 		if (script_of_arg(w, k, &args[k], err) < 0)

@@ -86,11 +86,11 @@ struct recipe_workload
 	int max_tries;        /* pgbench's --max-tries; 0 = not given */
 	double rate;          /* pgbench's --rate, tps over the workload; 0 */
 	bool timed;           /* at: given: a timed event */
-	int64_t at_us;        /* starts at this second of the window */
-	int64_t every_us;     /* then again every so often; 0 = once */
-	int64_t until_us;     /* while before this; 0 = the window's end */
+	int64_t at_ns;        /* starts at this second of the window */
+	int64_t every_ns;     /* then again every so often; 0 = once */
+	int64_t until_ns;     /* while before this; 0 = the window's end */
 	struct recipe_pos at_pos;
-	int64_t latency_limit_us; /* pgbench's --latency-limit; 0 = none */
+	int64_t latency_limit_ns; /* pgbench's --latency-limit; 0 = none */
 	struct recipe_rule *on_error;
 	int non_error;
 	bool swept;
@@ -163,7 +163,6 @@ struct recipe_init
 	int nsql;
 };
 
-
 /*
  * A named stretch of the measured window, whole seconds from its start:
  * [start, end).  `before`, `during` and `after` give the dip and the
@@ -206,8 +205,8 @@ struct recipe
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;
-	int64_t duration_us; /* 0 when every workload runs transactions: */
-	int64_t warmup_us;
+	int64_t duration_ns; /* 0 when every workload runs transactions: */
+	int64_t warmup_ns;
 	enum recipe_topology topology;
 	int ngucs;
 	int nsetup;
@@ -252,7 +251,7 @@ struct recipe_script_arg
  * point into the script files.  NULL with ERR.
  */
 struct recipe *recipe_from_scripts(const struct recipe_script_arg *args, int n,
-								   int64_t duration_us, int64_t transactions,
+								   int64_t duration_ns, int64_t transactions,
 								   int init_scale, struct pgc_error *err);
 
 /*
@@ -263,8 +262,12 @@ struct recipe *recipe_from_scripts(const struct recipe_script_arg *args, int n,
 int recipe_check_variables(const struct recipe *r, const char *const *extra,
 						   int nextra, struct pgc_error *err);
 
-/* Parse "5s", "500ms", "2min", "1h", "90" (seconds).  -1 on error. */
-int64_t recipe_parse_duration_us(const char *text);
+/*
+ * Parse "5s", "500ms", "2min", "1h", "90" (seconds) into nanoseconds, the
+ * one time unit from the recipe to the engine.  -1 on error (no sign, hex
+ * or exponent; at most a year).
+ */
+int64_t recipe_parse_duration_ns(const char *text);
 
 const char *recipe_protocol_name(enum recipe_protocol p);
 int recipe_protocol_parse(const char *text, enum recipe_protocol *out);

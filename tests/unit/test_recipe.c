@@ -223,19 +223,27 @@ main(int argc, char **argv)
 	}
 
 	/* durations */
-	CHECK_INT(recipe_parse_duration_us("5s"), 5000000);
-	CHECK_INT(recipe_parse_duration_us("500ms"), 500000);
-	CHECK_INT(recipe_parse_duration_us("2min"), 120000000);
-	CHECK_INT(recipe_parse_duration_us("1h"), 3600000000LL);
-	CHECK_INT(recipe_parse_duration_us("90"), 90000000);
-	CHECK_INT(recipe_parse_duration_us("1.5s"), 1500000);
-	CHECK_INT(recipe_parse_duration_us("250us"), 250);
-	CHECK_INT(recipe_parse_duration_us("5 s"), 5000000);
-	CHECK_INT(recipe_parse_duration_us("5x"), -1);
-	CHECK_INT(recipe_parse_duration_us("-5s"), -1);
-	CHECK_INT(recipe_parse_duration_us("s"), -1);
-	CHECK_INT(recipe_parse_duration_us(""), -1);
-	CHECK_INT(recipe_parse_duration_us("5sec"), -1);
+	/* nanoseconds: the one time unit from the recipe to the engine */
+	CHECK_INT(recipe_parse_duration_ns("5s"), 5000000000LL);
+	CHECK_INT(recipe_parse_duration_ns("500ms"), 500000000);
+	CHECK_INT(recipe_parse_duration_ns("2min"), 120000000000LL);
+	CHECK_INT(recipe_parse_duration_ns("1h"), 3600000000000LL);
+	CHECK_INT(recipe_parse_duration_ns("90"), 90000000000LL);
+	CHECK_INT(recipe_parse_duration_ns("1.5s"), 1500000000);
+	CHECK_INT(recipe_parse_duration_ns("250us"), 250000);
+	CHECK_INT(recipe_parse_duration_ns("5 s"), 5000000000LL);
+	/* no hex, exponents or infinities; nothing past a year */
+	CHECK_INT(recipe_parse_duration_ns("0x10"), -1);
+	CHECK_INT(recipe_parse_duration_ns("1e3s"), -1);
+	CHECK_INT(recipe_parse_duration_ns("9000000000000"), -1);
+	CHECK_INT(recipe_parse_duration_ns("400d"), -1);
+	CHECK_INT(recipe_parse_duration_ns("8000h"), 8000 * 3600000000000LL);
+	CHECK_INT(recipe_parse_duration_ns("9000000h"), -1);
+	CHECK_INT(recipe_parse_duration_ns("5x"), -1);
+	CHECK_INT(recipe_parse_duration_ns("-5s"), -1);
+	CHECK_INT(recipe_parse_duration_ns("s"), -1);
+	CHECK_INT(recipe_parse_duration_ns(""), -1);
+	CHECK_INT(recipe_parse_duration_ns("5sec"), -1);
 
 	/* the model of a full recipe */
 	error_clear(&err);
@@ -261,8 +269,8 @@ main(int argc, char **argv)
 		CHECK_STR(r->gucs[0].value, "off");
 		CHECK_INT(r->gucs[1].pos.line, 2);
 		CHECK_INT(r->nsetup, 1);
-		CHECK_INT(r->duration_us, 3000000);
-		CHECK_INT(r->warmup_us, 1000000);
+		CHECK_INT(r->duration_ns, 3000000000LL);
+		CHECK_INT(r->warmup_ns, 1000000000);
 		CHECK_INT(r->repeat, 2);
 		CHECK_INT(r->nworkloads, 2);
 		CHECK_INT(r->workloads[0].protocol, RECIPE_PROTO_EXTENDED);

@@ -92,12 +92,12 @@ main(void)
 	}
 
 	/* a window past -T is a usage error */
-	c.duration_us = 8000000;
+	c.duration_ns = 8000000000LL;
 	error_clear(&err);
 	CHECK(run_new(&c, &err) == NULL);
 	CHECK_INT(err.kind, PGC_ERR_USAGE);
 	CHECK(strstr(err.message, "window 'during'") != NULL);
-	c.duration_us = 0;
+	c.duration_ns = 0;
 
 	/* -D: a bad name is refused; a good one is taken over variables: */
 	{
