@@ -88,7 +88,7 @@ build_fn(int argc, char **argv)
 	char **patches = NULL, **conf = NULL;
 	int ndefs = 0, npatches = 0, nconf = 0;
 	bool json = false;
-	struct pgc_error err;
+	struct cmd_ctx ctx;
 	int ch, rc = EXIT_OK;
 
 	if (cmd_wants_help(&cmd_build, argc, argv))
@@ -167,11 +167,10 @@ build_fn(int argc, char **argv)
 	o.progress = cmd_progress_line;
 	o.interrupted = &cmd_interrupted;
 	cmd_install_signals();
-	error_clear(&err);
-	if (build_ensure(&spec, &o, &res, &err) < 0)
+	cmd_ctx_init(&ctx, &cmd_build, NULL);
+	if (build_ensure(&spec, &o, &res, &ctx.err) < 0)
 	{
-		cmd_print_error(&err);
-		rc = cmd_exit_code(&err);
+		rc = cmd_ctx_finish(&ctx);
 		goto out;
 	}
 	if (json)

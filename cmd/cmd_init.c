@@ -85,6 +85,7 @@ init_fn(int argc, char **argv)
 	char final[64], summary[512];
 	struct pgc_error err;
 	struct pg_conn *conn;
+	struct cmd_ctx ctx;
 	int ch, rc;
 
 	if (cmd_wants_help(&cmd_init, argc, argv))
@@ -178,18 +179,12 @@ init_fn(int argc, char **argv)
 	cmd_install_signals();
 	o.interrupt = &cmd_interrupted;
 
-	if ((conn = cluster_connect_conninfo(conninfo, &err)) == NULL)
-	{
-		cmd_print_error(&err);
-		return cmd_exit_code(&err);
-	}
-	rc = pginit_run(conn, &o, summary, sizeof(summary), &err);
+	cmd_ctx_init(&ctx, &cmd_init, NULL);
+	if ((conn = cluster_connect_conninfo(conninfo, &ctx.err)) == NULL)
+		return cmd_ctx_finish(&ctx);
+	rc = pginit_run(conn, &o, summary, sizeof(summary), &ctx.err);
 	cluster_disconnect(conn);
-	if (rc < 0)
-	{
-		cmd_print_error(&err);
-		return cmd_exit_code(&err);
-	}
-	fprintf(stderr, "%s\n", summary);
-	return EXIT_OK;
+	if (rc == 0)
+		fprintf(stderr, "%s\n", summary);
+	return cmd_ctx_finish(&ctx);
 }

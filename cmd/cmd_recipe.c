@@ -197,7 +197,7 @@ recipe_explain_fn(int argc, char **argv)
 	char *end;
 	struct recipe *r;
 	struct variant *vars = NULL;
-	struct pgc_error err;
+	struct cmd_ctx ctx;
 	int rc = EXIT_OK;
 
 	if (cmd_wants_help(c, argc, argv))
@@ -263,15 +263,10 @@ recipe_explain_fn(int argc, char **argv)
 		getrandom(&seed, sizeof(seed), 0) != (ssize_t) sizeof(seed))
 		seed = 1;
 	seed &= INT64_MAX; /* as run stores it */
-	error_clear(&err);
-	r = recipe_load(argv[optind], &err);
-	if (r == NULL || (nvars = variants_resolve(r, vargs, nvargs, bindir,
-											   target, &vars, &err)) < 0)
-	{
-		cmd_print_error(&err);
-		rc = cmd_exit_code(&err);
-	}
-	else
+	cmd_ctx_init(&ctx, &cmd_recipe_explain, NULL);
+	r = recipe_load(argv[optind], &ctx.err);
+	if (r != NULL && (nvars = variants_resolve(r, vargs, nvargs, bindir,
+											   target, &vars, &ctx.err)) >= 0)
 	{
 		print_plan(r, vars, nvars, nclients ? clients : r->sweep_clients,
 				   nclients ? nclients : r->nsweep_clients,
@@ -281,5 +276,6 @@ recipe_explain_fn(int argc, char **argv)
 	recipe_free(r);
 	free(clients);
 	free(vargs);
-	return rc;
+	ctx.exit_code = rc;
+	return cmd_ctx_finish(&ctx);
 }
