@@ -227,6 +227,188 @@ add_script_arg(struct run_opts *o, int ch, const char *arg)
 	return 0;
 }
 
+/* Long options without a short letter. */
+enum
+{
+	OPT_WARMUP = 1,
+	OPT_REPEAT,
+	OPT_BINDIR,
+	OPT_OS_USER,
+	OPT_TARGET,
+	OPT_SEED,
+	OPT_KEEP_LOGS,
+	OPT_VARIANT,
+	OPT_RANDOM_SEED,
+	OPT_INIT_SCALE,
+	OPT_MAX_TRIES,
+	OPT_VERBOSE_ERRORS,
+	OPT_FORMAT,
+	OPT_SOURCE,
+	OPT_BUILD_CACHE
+};
+
+/*
+ * pgbench's own options (-f, -b, -t, -r, -R, -L, -M, -P, -s, -D, ...), in
+ * its spelling and with its messages: 0 when CH was one of them (set in
+ * O), 1 when it is not, EXIT_USAGE after printing a usage error.
+ */
+static int
+parse_pgbench_option(struct run_opts *o, int ch, char *arg)
+{
+	char *end;
+
+	switch (ch)
+	{
+		case 'M':
+		{
+			enum recipe_protocol p;
+
+			if (recipe_protocol_parse(arg, &p) < 0)
+				return cmd_usage_error(
+					&cmd_run,
+					"invalid protocol \"%s\" (simple, extended or prepared)",
+					arg);
+			o->protocol = (int) p;
+		}
+		break;
+		case 'P':
+			if (!cmd_parse_count(arg, 86400, &o->progress_s))
+				return cmd_usage_error(
+					&cmd_run, "invalid progress interval \"%s\"", arg);
+			break;
+		case 't':
+		{
+			int n;
+
+			if (!cmd_parse_count(arg, 1000000000, &n))
+				return cmd_usage_error(
+					&cmd_run, "invalid number of transactions \"%s\"", arg);
+			o->transactions = n;
+		}
+		break;
+		case 'f':
+		case 'b':
+		case 'S':
+		case 'N':
+			if (add_script_arg(o, ch, arg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'r':
+			o->per_statement = true;
+			break;
+		case OPT_VERBOSE_ERRORS:
+			o->verbose_errors = true;
+			break;
+		case 'R':
+		case 'L':
+		{
+			double v;
+
+			errno = 0;
+			v = strtod(arg, &end);
+			if (errno || end == arg || *end || !(v > 0) || v > 1e9)
+				return cmd_usage_error(&cmd_run, "invalid %s \"%s\"",
+									   ch == 'R' ? "rate" : "latency limit",
+									   arg);
+			if (ch == 'R')
+				o->rate = v;
+			else
+				o->latency_limit_ns = (int64_t) (v * 1e6); /* ms */
+		}
+		break;
+		case 'd':
+			o->debug = true;
+			break;
+		case OPT_MAX_TRIES:
+			if (strcmp(arg, "0") == 0)
+				o->max_tries = 0;
+			else if (!cmd_parse_count(arg, 1000000, &o->max_tries))
+				return cmd_usage_error(
+					&cmd_run, "invalid number of maximum tries \"%s\"", arg);
+			break;
+		case 's':
+		case OPT_INIT_SCALE:
+			if (!cmd_parse_count(arg, 1000000000,
+								 ch == 's' ? &o->scale : &o->init_scale))
+				return cmd_usage_error(&cmd_run, "invalid scale factor \"%s\"",
+									   arg);
+			break;
+		case 'D':
+			if (strchr(arg, '=') == NULL || arg[0] == '=')
+				return cmd_usage_error(
+					&cmd_run,
+					"invalid variable definition \"%s\" (want NAME=VALUE)",
+					arg);
+			o->defines = xrealloc(o->defines,
+								  (size_t) (o->ndefines + 1) * sizeof(char *));
+			o->defines[o->ndefines++] = arg;
+			break;
+		case OPT_RANDOM_SEED:
+			if (strcmp(arg, "time") == 0)
+				o->seed = (uint64_t) clock_now_ns();
+			else if (strcmp(arg, "rand") == 0)
+			{
+				if (getrandom(&o->seed, sizeof(o->seed), 0) !=
+					(ssize_t) sizeof(o->seed))
+					o->seed = (uint64_t) clock_now_ns();
+			}
+			else
+			{
+				errno = 0;
+				o->seed = strtoull(arg, &end, 10);
+				if (*end || errno || arg[0] == '-')
+					return cmd_usage_error(
+						&cmd_run,
+						"unrecognized random seed option \"%s\" (an "
+						"unsigned integer, time or rand)",
+						arg);
+			}
+			o->seed_set = true;
+			o->random_seed_given = ch == OPT_RANDOM_SEED;
+			break;
+		default:
+			return 1;
+	}
+	return 0;
+}
+
+/* What the options say together, and the recipe or scripts they name. */
+static int
+check_options(int argc, char **argv, struct run_opts *o)
+{
+	if (o->standby_target && !o->target)
+		return cmd_usage_error(&cmd_run, "--target standby= goes with "
+										 "--target primary=");
+	if (o->max_tries == 0 && o->transactions)
+		return cmd_usage_error(&cmd_run,
+							   "an unlimited number of transaction tries can "
+							   "only be used with a duration (-T)");
+	if (o->transactions && o->duration_ns)
+		return cmd_usage_error(&cmd_run,
+							   "specify either a number of transactions (-t) "
+							   "or a duration (-T), not both");
+	if (o->nscript_args)
+	{
+		if (optind < argc)
+			return cmd_usage_error(&cmd_run,
+								   "give a recipe or -f/-b scripts, not both");
+		return 0;
+	}
+	if (o->init_scale)
+	{
+		return cmd_usage_error(&cmd_run,
+							   "--init-scale goes with -f/-b; a recipe says "
+							   "init: {pgbench: {scale: N}}");
+	}
+	if (optind >= argc)
+		return cmd_usage_error(&cmd_run, "no recipe given");
+	if (optind + 1 < argc)
+		return cmd_usage_error(&cmd_run, "unexpected argument '%s'",
+							   argv[optind + 1]);
+	o->recipe_path = argv[optind];
+	return 0;
+}
+
 static int
 parse_options(int argc, char **argv, struct run_opts *o)
 {
@@ -237,17 +419,17 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"protocol", required_argument, NULL, 'M'},
 		{"progress", required_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
-		{"format", required_argument, NULL, 14},
-		{"warmup", required_argument, NULL, 1},
-		{"repeat", required_argument, NULL, 2},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"warmup", required_argument, NULL, OPT_WARMUP},
+		{"repeat", required_argument, NULL, OPT_REPEAT},
 		CMD_LONGOPT_DB,
-		{"bindir", required_argument, NULL, 4},
-		{"os-user", required_argument, NULL, 5},
-		{"target", required_argument, NULL, 6},
-		{"seed", required_argument, NULL, 7},
-		{"keep-logs", no_argument, NULL, 8},
-		{"variant", required_argument, NULL, 9},
-		{"random-seed", required_argument, NULL, 10},
+		{"bindir", required_argument, NULL, OPT_BINDIR},
+		{"os-user", required_argument, NULL, OPT_OS_USER},
+		{"target", required_argument, NULL, OPT_TARGET},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
+		{"variant", required_argument, NULL, OPT_VARIANT},
+		{"random-seed", required_argument, NULL, OPT_RANDOM_SEED},
 		{"transactions", required_argument, NULL, 't'},
 		{"file", required_argument, NULL, 'f'},
 		{"builtin", required_argument, NULL, 'b'},
@@ -255,17 +437,17 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"skip-some-updates", no_argument, NULL, 'N'},
 		{"report-per-command", no_argument, NULL, 'r'},
 		{"scale", required_argument, NULL, 's'},
-		{"max-tries", required_argument, NULL, 12},
-		{"verbose-errors", no_argument, NULL, 13},
+		{"max-tries", required_argument, NULL, OPT_MAX_TRIES},
+		{"verbose-errors", no_argument, NULL, OPT_VERBOSE_ERRORS},
 		{"rate", required_argument, NULL, 'R'},
 		{"latency-limit", required_argument, NULL, 'L'},
 		{"debug", no_argument, NULL, 'd'},
-		{"init-scale", required_argument, NULL, 11},
+		{"init-scale", required_argument, NULL, OPT_INIT_SCALE},
 		{"define", required_argument, NULL, 'D'},
-		{"source", required_argument, NULL, 15},
-		{"build-cache", required_argument, NULL, 16},
+		{"source", required_argument, NULL, OPT_SOURCE},
+		{"build-cache", required_argument, NULL, OPT_BUILD_CACHE},
 		{NULL, 0, NULL, 0}};
-	int ch;
+	int ch, rc;
 	char *end;
 
 	memset(o, 0, sizeof(*o));
@@ -300,51 +482,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						"invalid duration \"%s\" (want e.g. 5s, 500ms, 2min)",
 						optarg);
 				break;
-			case 'M':
-			{
-				enum recipe_protocol p;
-
-				if (recipe_protocol_parse(optarg, &p) < 0)
-					return cmd_usage_error(
-						&cmd_run,
-						"invalid protocol \"%s\" (simple, extended or prepared)",
-						optarg);
-				o->protocol = (int) p;
-			}
-			break;
-			case 'P':
-				if (!cmd_parse_count(optarg, 86400, &o->progress_s))
-					return cmd_usage_error(
-						&cmd_run, "invalid progress interval \"%s\"", optarg);
-				break;
 			case 'q':
 				o->quiet = true;
 				break;
-			case 't':
-			{
-				int n;
-
-				if (!cmd_parse_count(optarg, 1000000000, &n))
-					return cmd_usage_error(
-						&cmd_run, "invalid number of transactions \"%s\"",
-						optarg);
-				o->transactions = n;
-			}
-			break;
-			case 'f':
-			case 'b':
-			case 'S':
-			case 'N':
-				if (add_script_arg(o, ch, optarg) < 0)
-					return EXIT_USAGE;
-				break;
-			case 'r':
-				o->per_statement = true;
-				break;
-			case 13:
-				o->verbose_errors = true;
-				break;
-			case 14:
+			case OPT_FORMAT:
 				if (strcmp(optarg, "pgbench") == 0)
 					o->format_pgbench = true;
 				else if (strcmp(optarg, "pgcliff") != 0)
@@ -352,82 +493,14 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						&cmd_run, "invalid format \"%s\" (pgcliff or pgbench)",
 						optarg);
 				break;
-			case 'R':
-			case 'L':
-			{
-				double v;
-
-				errno = 0;
-				v = strtod(optarg, &end);
-				if (errno || end == optarg || *end || !(v > 0) || v > 1e9)
-					return cmd_usage_error(
-						&cmd_run, "invalid %s \"%s\"",
-						ch == 'R' ? "rate" : "latency limit", optarg);
-				if (ch == 'R')
-					o->rate = v;
-				else
-					o->latency_limit_ns = (int64_t) (v * 1e6); /* ms */
-			}
-			break;
-			case 'd':
-				o->debug = true;
-				break;
-			case 12:
-				if (strcmp(optarg, "0") == 0)
-					o->max_tries = 0;
-				else if (!cmd_parse_count(optarg, 1000000, &o->max_tries))
-					return cmd_usage_error(
-						&cmd_run, "invalid number of maximum tries \"%s\"",
-						optarg);
-				break;
-			case 's':
-			case 11:
-				if (!cmd_parse_count(optarg, 1000000000,
-									 ch == 's' ? &o->scale : &o->init_scale))
-					return cmd_usage_error(
-						&cmd_run, "invalid scale factor \"%s\"", optarg);
-				break;
-			case 'D':
-				if (strchr(optarg, '=') == NULL || optarg[0] == '=')
-					return cmd_usage_error(
-						&cmd_run,
-						"invalid variable definition \"%s\" (want NAME=VALUE)",
-						optarg);
-				o->defines = xrealloc(o->defines, (size_t) (o->ndefines + 1) *
-													  sizeof(char *));
-				o->defines[o->ndefines++] = optarg;
-				break;
-			case 10:
-				if (strcmp(optarg, "time") == 0)
-					o->seed = (uint64_t) clock_now_ns();
-				else if (strcmp(optarg, "rand") == 0)
-				{
-					if (getrandom(&o->seed, sizeof(o->seed), 0) !=
-						(ssize_t) sizeof(o->seed))
-						o->seed = (uint64_t) clock_now_ns();
-				}
-				else
-				{
-					errno = 0;
-					o->seed = strtoull(optarg, &end, 10);
-					if (*end || errno || optarg[0] == '-')
-						return cmd_usage_error(
-							&cmd_run,
-							"unrecognized random seed option \"%s\" (an "
-							"unsigned integer, time or rand)",
-							optarg);
-				}
-				o->seed_set = true;
-				o->random_seed_given = ch == 10;
-				break;
-			case 1:
+			case OPT_WARMUP:
 				o->warmup_ns = recipe_parse_duration_ns(optarg);
 				o->warmup_set = true;
 				if (o->warmup_ns < 0)
 					return cmd_usage_error(&cmd_run, "invalid warmup \"%s\"",
 										   optarg);
 				break;
-			case 2:
+			case OPT_REPEAT:
 				if (!cmd_parse_count(optarg, 1000, &o->repeat))
 					return cmd_usage_error(
 						&cmd_run, "invalid repeat count \"%s\"", optarg);
@@ -435,13 +508,13 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case CMD_OPT_DB:
 				o->db = optarg;
 				break;
-			case 4:
+			case OPT_BINDIR:
 				o->bindir = optarg;
 				break;
-			case 5:
+			case OPT_OS_USER:
 				o->os_user = optarg;
 				break;
-			case 6:
+			case OPT_TARGET:
 				if (strncmp(optarg, "primary=", 8) == 0)
 					o->target = optarg + 8;
 				else if (strncmp(optarg, "standby=", 8) == 0)
@@ -453,7 +526,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						"not \"%s\"",
 						optarg);
 				break;
-			case 7:
+			case OPT_SEED:
 				errno = 0;
 				o->seed = strtoull(optarg, &end, 10);
 				/* strtoull takes "-5" as 2^64 - 5: refuse a sign, as
@@ -463,56 +536,29 @@ parse_options(int argc, char **argv, struct run_opts *o)
 										   optarg);
 				o->seed_set = true;
 				break;
-			case 8:
+			case OPT_KEEP_LOGS:
 				o->keep_logs = true;
 				break;
-			case 15:
+			case OPT_SOURCE:
 				o->source = optarg;
 				break;
-			case 16:
+			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;
 				break;
-			case 9:
+			case OPT_VARIANT:
 				o->variant_args =
 					xrealloc(o->variant_args,
 							 (size_t) (o->nvariant_args + 1) * sizeof(char *));
 				o->variant_args[o->nvariant_args++] = optarg;
 				break;
 			default:
-				return cmd_option_error(&cmd_run, ch, argv);
+				if ((rc = parse_pgbench_option(o, ch, optarg)) == 1)
+					return cmd_option_error(&cmd_run, ch, argv);
+				if (rc != 0)
+					return rc;
 		}
 	}
-	if (o->standby_target && !o->target)
-		return cmd_usage_error(&cmd_run, "--target standby= goes with "
-										 "--target primary=");
-	if (o->max_tries == 0 && o->transactions)
-		return cmd_usage_error(&cmd_run,
-							   "an unlimited number of transaction tries can "
-							   "only be used with a duration (-T)");
-	if (o->transactions && o->duration_ns)
-		return cmd_usage_error(&cmd_run,
-							   "specify either a number of transactions (-t) "
-							   "or a duration (-T), not both");
-	if (o->nscript_args)
-	{
-		if (optind < argc)
-			return cmd_usage_error(&cmd_run,
-								   "give a recipe or -f/-b scripts, not both");
-		return 0;
-	}
-	if (o->init_scale)
-	{
-		return cmd_usage_error(&cmd_run,
-							   "--init-scale goes with -f/-b; a recipe says "
-							   "init: {pgbench: {scale: N}}");
-	}
-	if (optind >= argc)
-		return cmd_usage_error(&cmd_run, "no recipe given");
-	if (optind + 1 < argc)
-		return cmd_usage_error(&cmd_run, "unexpected argument '%s'",
-							   argv[optind + 1]);
-	o->recipe_path = argv[optind];
-	return 0;
+	return check_options(argc, argv, o);
 }
 
 static void
@@ -526,187 +572,6 @@ run_opts_free(struct run_opts *o)
 	free(o->script_weights);
 	free(o->clients);
 	memset(o, 0, sizeof(*o));
-}
-
-/* pgbench's per-script and -r statement report of one workload. */
-static void
-print_scripts(const struct recipe *r, const struct load_workload *w,
-			  const struct load_workload_result *res, double secs)
-{
-	const struct recipe_workload *rw = recipe_workload_find(r, w->name);
-	bool per_script = res->nscripts > 1;
-	bool retries = w->policy->max_tries != 1;
-	int64_t total_weight = 0;
-
-	for (int k = 0; k < res->nscripts; k++)
-		total_weight += w->weights[k];
-	for (int k = 0; k < res->nscripts; k++)
-	{
-		const struct load_script_result *ss = &res->scripts[k];
-		const struct script *sc = w->scripts[k];
-		uint64_t total = ss->txns + ss->failures;
-
-		if (per_script)
-		{
-			printf("SQL script %d: %s\n"
-				   " - weight: %d (targets %.1f%% of total)\n"
-				   " - %" PRIu64 " transactions (%.1f%% of total, tps = %f)\n",
-				   k + 1, rw->scripts[k].label, w->weights[k],
-				   total_weight ? 100.0 * w->weights[k] / (double) total_weight
-								: 0.0,
-				   ss->txns,
-				   res->txns ? 100.0 * (double) ss->txns / (double) res->txns
-							 : 0.0,
-				   (double) ss->txns / secs);
-			printf(" - number of failed transactions: %" PRIu64 " (%.3f%%)\n",
-				   ss->failures,
-				   total ? 100.0 * (double) ss->failures / (double) total
-						 : 0.0);
-			if (retries)
-			{
-				printf(" - number of transactions retried: %" PRIu64
-					   " (%.3f%%)\n",
-					   ss->retried,
-					   total ? 100.0 * (double) ss->retried / (double) total
-							 : 0.0);
-				printf(" - total number of retries: %" PRIu64 "\n",
-					   ss->retries);
-			}
-			if (ss->txns > 0)
-			{
-				printf(" - latency average = %.3f ms\n",
-					   hist_mean(ss->latency) / 1e6);
-				printf(" - latency stddev = %.3f ms\n",
-					   hist_stddev(ss->latency) / 1e6);
-			}
-		}
-		if (ss->cmd_count == NULL)
-			continue;
-		printf("%sstatement latencies in milliseconds%s:\n",
-			   per_script ? " - " : "",
-			   retries ? ", failures and retries" : " and failures");
-		for (int c = 0; c < ss->ncmds; c++)
-		{
-			printf("   %11.3f  %10" PRIu64 "  ",
-				   ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
-										  (double) ss->cmd_count[c] / 1e6
-									: 0.0,
-				   ss->cmd_failures[c]);
-			if (retries)
-				printf("%10" PRIu64 "  ", ss->cmd_retries[c]);
-			printf("%s\n", sc->cmds[c].first_line);
-		}
-	}
-}
-
-/* pgbench's summary lines of one workload of a measured point. */
-static void
-print_summary(const struct run_opts *o, const struct recipe *r,
-			  const struct run_event *ev)
-{
-	const struct load_workload *w = ev->w;
-	const struct load_workload_result *res = ev->res;
-	double secs = ev->secs;
-	uint64_t total = res->txns + res->failures;
-	const struct recipe_workload *rw = recipe_workload_find(r, w->name);
-
-	/* pgbench names a script file by its path, a builtin by its desc */
-	printf("transaction type: %s\n",
-		   rw->nscripts > 1 ? "multiple scripts" : rw->scripts[0].label);
-	printf("scaling factor: %d\n", ev->scale);
-	if (ev->partitions > 0)
-		printf("partition method: %s\npartitions: %d\n",
-			   pginit_partition_name(ev->partition_method), ev->partitions);
-	printf("query mode: %s\n",
-		   recipe_protocol_name((enum recipe_protocol) w->protocol));
-	printf("number of clients: %d\n", w->clients);
-	printf("number of threads: %d\n", res->jobs);
-	/* pgbench leaves the line out for an unlimited number */
-	if (!(o->format_pgbench && w->policy->max_tries == INT32_MAX))
-		printf("maximum number of tries: %d\n",
-			   w->policy->max_tries == INT32_MAX ? 0 : w->policy->max_tries);
-	if (w->transactions > 0)
-	{
-		printf("number of transactions per client: %" PRId64 "\n",
-			   w->transactions);
-		printf("number of transactions actually processed: %" PRIu64
-			   "/%" PRId64 "\n",
-			   res->txns, w->transactions * w->clients);
-	}
-	else if (secs == (double) (int64_t) secs)
-	{
-		printf("duration: %" PRId64 " s\n", (int64_t) secs);
-		printf("number of transactions actually processed: %" PRIu64 "\n",
-			   res->txns);
-	}
-	else
-	{
-		printf("duration: %g s\n", secs);
-		printf("number of transactions actually processed: %" PRIu64 "\n",
-			   res->txns);
-	}
-	printf("number of failed transactions: %" PRIu64 " (%.3f%%)\n",
-		   res->failures,
-		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
-	if (w->policy->max_tries != 1)
-	{
-		printf("number of transactions retried: %" PRIu64 " (%.3f%%)\n",
-			   res->retried,
-			   total ? 100.0 * (double) res->retried / (double) total : 0.0);
-		printf("total number of retries: %" PRIu64 "\n", res->retries);
-	}
-	for (int i = 0; i < res->nclasses; i++)
-		if (strcmp(res->classes[i].sqlclass, "recovery_conflict") == 0)
-			printf("number of recovery conflicts: %" PRIu64 " (%.3f%%)\n",
-				   res->classes[i].count,
-				   total ? 100.0 * (double) res->classes[i].count /
-							   (double) total
-						 : 0.0);
-	if (w->rate > 0 && w->latency_limit_ns > 0)
-		printf("number of transactions skipped: %" PRIu64 " (%.3f%%)\n",
-			   res->skipped,
-			   total + res->skipped ? 100.0 * (double) res->skipped /
-										  (double) (total + res->skipped)
-									: 0.0);
-	if (w->latency_limit_ns > 0)
-		printf("number of transactions above the %.1f ms latency limit: "
-			   "%" PRIu64 "/%" PRIu64 " (%.3f%%)\n",
-			   (double) w->latency_limit_ns / 1e6, res->late, res->txns,
-			   res->txns ? 100.0 * (double) res->late / (double) res->txns
-						 : 0.0);
-	if (o->format_pgbench && !o->progress_s && w->rate <= 0 &&
-		w->latency_limit_ns <= 0)
-		/* pgbench measures nothing then: it divides the run's time */
-		printf("latency average = %.3f ms%s\n",
-			   total + res->skipped
-				   ? secs * 1e3 * w->clients / (double) (total + res->skipped)
-				   : 0.0,
-			   res->failures ? " (including failures)" : "");
-	else
-		printf("latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
-	/* pgbench prints this line only with -P, -R or -L */
-	if (o->progress_s || w->rate > 0 || w->latency_limit_ns > 0)
-		printf("latency stddev = %.3f ms\n", hist_stddev(res->latency) / 1e6);
-	if (w->rate > 0)
-		printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n",
-			   res->lag_avg_ms, res->lag_max_ms);
-	printf("initial connection time = %.3f ms\n", ev->point->conn_ms);
-	if (w->protocol == LOAD_PROTO_PREPARED && !o->format_pgbench)
-		printf("statement preparation time = %.3f ms\n",
-			   ev->point->prepare_ms);
-	printf("tps = %f (without initial connection time)\n",
-		   (double) res->txns / secs);
-	print_scripts(r, w, res, secs);
-	for (int k = 0; k < res->nevents && !o->format_pgbench; k++)
-		printf(
-			"event %d: planned at %.3f s, started at %.3f s (%+.3f ms)\n",
-			res->events[k].seq + 1, (double) res->events[k].planned_ns / 1e9,
-			(double) res->events[k].actual_ns / 1e9,
-			(double) (res->events[k].actual_ns - res->events[k].planned_ns) /
-				1e6);
-	if (res->aborted_clients && !o->format_pgbench)
-		printf("aborted clients: %d (first: %s)\n", res->aborted_clients,
-			   res->first_error);
 }
 
 /*
@@ -735,6 +600,37 @@ script_recipe(const struct run_opts *o, struct pgc_error *err)
 							o->transactions, o->init_scale, err);
 	free(args);
 	return r;
+}
+
+/* pgbench's summary lines of one workload of a measured point. */
+static void
+print_summary(const struct run_opts *o, const struct recipe *r,
+			  const struct run_event *ev)
+{
+	const struct recipe_workload *rw = recipe_workload_find(r, ev->w->name);
+	const char **labels = xcalloc((size_t) rw->nscripts, sizeof(char *));
+	struct report_pgbench p;
+	struct strbuf out = STRBUF_INIT;
+
+	for (int k = 0; k < rw->nscripts; k++)
+		labels[k] = rw->scripts[k].label;
+	memset(&p, 0, sizeof(p));
+	p.w = ev->w;
+	p.res = ev->res;
+	p.point = ev->point;
+	p.secs = ev->secs;
+	p.labels = labels;
+	p.protocol = recipe_protocol_name((enum recipe_protocol) ev->w->protocol);
+	p.scale = ev->scale;
+	p.partitions = ev->partitions;
+	p.partition_method = pginit_partition_name(ev->partition_method);
+	p.exact = o->format_pgbench;
+	p.progress = o->progress_s > 0;
+	report_pgbench(&out, &p);
+	fputs(out.buf ? out.buf : "", stdout);
+	fflush(stdout);
+	strbuf_release(&out);
+	free(labels);
 }
 
 /* What the command shows of a run, as the run library reports it. */
@@ -798,7 +694,6 @@ on_event(void *arg, const struct run_event *ev)
 		case RUN_EV_POINT_RESULT:
 			if (!o->quiet)
 				print_summary(o, r, ev);
-			fflush(stdout);
 			break;
 		case RUN_EV_PROGRESS:
 			for (int i = 0; i < ev->progress->nworkloads; i++)

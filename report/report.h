@@ -65,6 +65,34 @@ int report_windows(const double *tps, int nseconds,
 				   const struct report_window_def *defs, int ndefs,
 				   struct report_window *out);
 
+struct load_workload;
+struct load_workload_result;
+struct load_result;
+
+/* One workload of a measured point, as pgbench's summary shows it. */
+struct report_pgbench
+{
+	const struct load_workload *w;
+	const struct load_workload_result *res;
+	const struct load_result *point;
+	double secs;                  /* the window the figures divide by */
+	const char *const *labels;    /* each script's "transaction type" */
+	const char *protocol;         /* "simple", "extended", "prepared" */
+	int scale;                    /* the :scale the scripts saw */
+	int partitions;               /* of pgbench_accounts; 0: none */
+	const char *partition_method; /* "range" or "hash" */
+	bool exact;    /* --format pgbench: pgbench 15's lines and no others */
+	bool progress; /* -P was given (pgbench then prints the stddev) */
+};
+
+/*
+ * pgbench 15's summary lines of P into OUT ("transaction type: ...",
+ * "tps = ... (without initial connection time)", per-script and -r
+ * statement lines), then pgcliff's own (events, aborted clients) unless
+ * P->exact.
+ */
+void report_pgbench(struct strbuf *out, const struct report_pgbench *p);
+
 /* Median of N values (copied and sorted; N > 0). */
 double report_median(const double *values, int n);
 
