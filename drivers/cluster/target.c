@@ -93,11 +93,12 @@ cluster_pg_error(struct pgc_error *err, struct pg_conn *conn,
 		err->kind = PGC_ERR_UNAVAILABLE;
 }
 
-struct pg_conn *
-cluster_connect(const char *const *kw, const char *const *val,
-				const char *what, struct pgc_error *err)
+/* The one connect: EXPAND takes a conninfo or URI in dbname whole. */
+static struct pg_conn *
+connect_params(const char *const *kw, const char *const *val, int expand,
+			   const char *what, struct pgc_error *err)
 {
-	PGconn *conn = PQconnectdbParams(kw, val, 0);
+	PGconn *conn = PQconnectdbParams(kw, val, expand);
 	char msg[400];
 
 	if (PQstatus(conn) == CONNECTION_OK)
@@ -110,21 +111,19 @@ cluster_connect(const char *const *kw, const char *const *val,
 }
 
 struct pg_conn *
+cluster_connect(const char *const *kw, const char *const *val,
+				const char *what, struct pgc_error *err)
+{
+	return connect_params(kw, val, 0, what, err);
+}
+
+struct pg_conn *
 cluster_connect_conninfo(const char *conninfo, struct pgc_error *err)
 {
-	/* expand_dbname: a conninfo or URI in dbname is taken whole */
 	const char *kw[] = {"dbname", NULL};
 	const char *val[] = {conninfo, NULL};
-	PGconn *conn = PQconnectdbParams(kw, val, 1);
-	char msg[400];
 
-	if (PQstatus(conn) == CONNECTION_OK)
-		return conn;
-	first_line(msg, sizeof(msg), PQerrorMessage(conn));
-	error_set(err, PGC_ERR_UNAVAILABLE, "could not connect to the server: %s",
-			  msg);
-	PQfinish(conn);
-	return NULL;
+	return connect_params(kw, val, 1, "server", err);
 }
 
 void
