@@ -1620,6 +1620,12 @@ load_root(struct loader *ld, yaml_node_t *root)
 	}
 	if (parse_workloads(ld, v) < 0)
 		return -1;
+	/*
+	 * The order below matters: the duration is checked against the
+	 * workloads' timed events (at: inside it), windows against the
+	 * duration, and sweep: against the workloads it marks as swept; a key
+	 * is looked up where what it depends on is known, not in file order.
+	 */
 	if ((v = lookup(ld, root, "duration")) != NULL)
 	{
 		if (parse_duration(ld, v, "duration", false, &r->duration_ns) < 0)
@@ -1653,6 +1659,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 		return -1;
 	if ((v = lookup(ld, root, "windows")) != NULL && parse_windows(ld, v) < 0)
 		return -1;
+	/* a fresh server per block is the default: an instance carries an
+	 * effect of its own that lasts its lifetime (see README) */
 	r->restart_per_block = true;
 	if ((v = lookup(ld, root, "restart")) != NULL)
 	{
@@ -1700,6 +1708,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 	}
 	else
 	{
+		/* compare and gate judge the first workload's tps by default; the
+		 * run stores this, so reading a run never parses its recipe */
 		r->measure_workload = xstrdup(r->workloads[0].name);
 		r->measure_metric = xstrdup("tps");
 	}

@@ -416,6 +416,13 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	int i = 1;
 
 	now_text(now, sizeof(now));
+	/*
+	 * IMMEDIATE takes the write lock now, not at the first INSERT: two
+	 * pgcliff processes storing at once then wait on the busy timeout
+	 * instead of one failing with SQLITE_BUSY halfway through a point.
+	 * The point, its series, events and windows commit together, so a
+	 * crash leaves either all of them or none.
+	 */
 	if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	if (sqlite3_prepare_v2(
@@ -459,6 +466,7 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	sqlite3_bind_double(s, i++, p->lat_p999_ms);
 	sqlite3_bind_double(s, i++, p->lat_max_ms);
 	bind_text(s, i++, p->histogram ? p->histogram : "");
+	/* NULL, not 0: a point stored before schema 4 has no scale either */
 	if (p->scale > 0)
 		sqlite3_bind_int(s, i++, p->scale);
 	else
