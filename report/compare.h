@@ -13,6 +13,7 @@
 
 #include "base.h"
 #include "stats.h"
+#include "store.h"
 
 enum cmp_metric
 {
@@ -196,6 +197,57 @@ void compare_render(struct strbuf *out, const struct cmp_result *r,
 					const struct cmp_labels *labels, enum cmp_format format);
 
 struct store_point_row;
+struct store;
+
+/*
+ * One side of a comparison of stored points: what it selects (set by the
+ * caller), then what compare_stored() read and made of it.
+ */
+struct cmp_side
+{
+	const char *text; /* the selector as given, for messages */
+	struct store_selector s;
+	int block_lo, block_hi; /* 0-based, inclusive; hi < 0: all */
+	/* filled by compare_stored(); cmp_side_release() frees */
+	struct store_point_row *rows;
+	int nrows;
+	struct cmp_sample *samples;
+	int nsamples;
+	int asamples;
+	char **kept; /* strings the samples point at */
+	int nkept;
+	int64_t *runs;
+	int nruns;
+	int skipped_aborted; /* points with aborted clients, left out */
+	char label[512];     /* "run 12, variant base, 6 samples" */
+};
+
+/* What to judge; zero fields take the stored run's defaults. */
+struct cmp_query
+{
+	bool metric_set;
+	enum cmp_metric metric; /* else the run's measure:, else tps */
+	const char *workload;   /* NULL: the measure's workload, or all */
+	const int *points;      /* only these client counts (NPOINTS > 0) */
+	int npoints;
+	double margin; /* <= 0: the metric's default */
+	double conf;
+	uint64_t seed;
+	bool on_geomean;
+};
+
+/*
+ * Judge side B against side A from the store: points (a selector that
+ * leaves the variant open must meet one variant per run), windows, and
+ * the measure: of B's first run; paired when both sides come from the
+ * same runs.  Fills RES (free with compare_result_free()) and LABELS
+ * (borrowed from A and B until cmp_side_release()).  -1 with ERR
+ * (PGC_ERR_USAGE for a selection with nothing to judge).
+ */
+int compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
+				   const struct cmp_query *q, struct cmp_result *res,
+				   struct cmp_labels *labels, struct pgc_error *err);
+void cmp_side_release(struct cmp_side *sd);
 
 /*
  * The metric M of a stored point, in tps or ms (p95 decoded from its

@@ -1,0 +1,299 @@
+/*
+ * judge.c - a comparison of stored points: read each side's points,
+ * their window rows, the run's measure:, build the samples and judge
+ * them (compare_samples()).  The one path from the store to a verdict:
+ * compare, gate and a run that stops when decided all go through it.
+ * See compare.h.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "store.h"
+
+/* A copy of TEXT that lives as long as SD. */
+static const char *
+side_keep(struct cmp_side *sd, const char *text)
+{
+	sd->kept = xrealloc(sd->kept, (size_t) (sd->nkept + 1) * sizeof(char *));
+	return sd->kept[sd->nkept++] = xstrdup(text ? text : "");
+}
+
+/* A new, zeroed sample of SD. */
+static struct cmp_sample *
+side_new_sample(struct cmp_side *sd)
+{
+	if (sd->nsamples == sd->asamples)
+	{
+		sd->asamples = sd->asamples ? 2 * sd->asamples : 64;
+		sd->samples = xrealloc(sd->samples,
+							   (size_t) sd->asamples * sizeof(*sd->samples));
+	}
+	memset(&sd->samples[sd->nsamples], 0, sizeof(*sd->samples));
+	return &sd->samples[sd->nsamples++];
+}
+
+static bool
+wanted_clients(const struct cmp_query *q, int clients)
+{
+	if (q->npoints == 0)
+		return true;
+	for (int i = 0; i < q->npoints; i++)
+		if (q->points[i] == clients)
+			return true;
+	return false;
+}
+
+static void
+add_run(struct cmp_side *sd, int64_t id)
+{
+	for (int i = 0; i < sd->nruns; i++)
+		if (sd->runs[i] == id)
+			return;
+	sd->runs = xrealloc(sd->runs, (size_t) (sd->nruns + 1) * sizeof(int64_t));
+	sd->runs[sd->nruns++] = id;
+}
+
+/*
+ * Read a side's points.  A selector that leaves the variant open must
+ * meet one variant per run: comparing "run 12" when it holds two
+ * variants would mix them.
+ */
+static int
+load_side(struct store *st, struct cmp_side *sd, struct pgc_error *err)
+{
+	if (store_select_points(st, &sd->s, &sd->rows, &sd->nrows, err) < 0)
+		return -1;
+	if (sd->nrows == 0)
+	{
+		error_set(err, PGC_ERR_USAGE, "\"%s\" matches no stored points",
+				  sd->text);
+		error_hint(err, "`pgcliff list` shows the stored runs and variants");
+		return -1;
+	}
+	if (sd->s.variant == NULL)
+		for (int i = 1; i < sd->nrows; i++)
+			if (sd->rows[i].run_id == sd->rows[0].run_id &&
+				strcmp(sd->rows[i].variant, sd->rows[0].variant) != 0)
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "run %" PRId64 " has several variants (%s, %s, ...):"
+						  " say which one \"%s\" means",
+						  sd->rows[0].run_id, sd->rows[0].variant,
+						  sd->rows[i].variant, sd->text);
+				error_hint(err, "e.g. %" PRId64 ":%s", sd->rows[0].run_id,
+						   sd->rows[0].variant);
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * The windows of one stored point, as the run stored them: a tps sample
+ * per window, and on "during" the recovery time after it.
+ */
+static int
+add_window_samples(struct store *st, struct cmp_side *sd,
+				   const struct store_point_row *p, struct pgc_error *err)
+{
+	struct store_window_row *win = NULL;
+	int n = 0;
+
+	if (store_get_windows(st, p->id, &win, &n, err) < 0)
+		return -1;
+	for (int w = 0; w < n; w++)
+	{
+		struct cmp_sample *s;
+
+		if (!(win[w].tps > 0))
+			continue;
+		s = side_new_sample(sd);
+		s->workload = p->workload;
+		s->clients = p->clients;
+		s->run_id = p->run_id;
+		s->block = p->repeat_idx;
+		s->value = s->tps = win[w].tps;
+		/* the name outlives WIN: the side's strings are the points' */
+		s->window = side_keep(sd, win[w].name);
+		s->window_order = w;
+		s->recovery_s = win[w].has_dip ? win[w].recovery_s : NAN;
+	}
+	store_windows_free(win, n);
+	return 0;
+}
+
+static int
+build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
+			  enum cmp_metric metric, const char *workload,
+			  struct pgc_error *err)
+{
+	for (int i = 0; i < sd->nrows; i++)
+	{
+		const struct store_point_row *p = &sd->rows[i];
+		struct cmp_sample *s;
+		double v;
+
+		if (workload && strcmp(p->workload, workload) != 0)
+			continue;
+		if (!wanted_clients(q, p->clients))
+			continue;
+		if (p->repeat_idx < sd->block_lo ||
+			(sd->block_hi >= 0 && p->repeat_idx > sd->block_hi))
+			continue;
+		if (p->aborted_clients > 0)
+		{
+			/* its tps counts a window some clients left early */
+			sd->skipped_aborted++;
+			continue;
+		}
+		v = point_metric(p, metric);
+		if (!(v > 0) || !isfinite(v))
+			continue;
+		s = side_new_sample(sd);
+		s->workload = p->workload;
+		s->clients = p->clients;
+		s->run_id = p->run_id;
+		s->block = p->repeat_idx;
+		s->value = v;
+		s->tps = p->tps;
+		s->recovery_s = NAN;
+		add_run(sd, p->run_id);
+		if (metric == CMP_TPS && add_window_samples(st, sd, p, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+make_label(struct cmp_side *sd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *variant = sd->nrows ? sd->rows[0].variant : "?";
+
+	if (sd->nruns == 1)
+		strbuf_addf(&sb, "run %" PRId64, sd->runs[0]);
+	else
+	{
+		strbuf_addf(&sb, "%d runs (", sd->nruns);
+		for (int i = 0; i < sd->nruns && i < 6; i++)
+			strbuf_addf(&sb, "%s%" PRId64, i ? ", " : "", sd->runs[i]);
+		strbuf_addstr(&sb, sd->nruns > 6 ? ", ...)" : ")");
+	}
+	strbuf_addf(&sb, ", variant %s, %d sample%s", variant, sd->nsamples,
+				sd->nsamples == 1 ? "" : "s");
+	if (sd->block_hi >= 0)
+		strbuf_addf(&sb, ", blocks %d-%d", sd->block_lo + 1, sd->block_hi + 1);
+	if (sd->skipped_aborted)
+		strbuf_addf(&sb, " (%d point%s with aborted clients left out)",
+					sd->skipped_aborted, sd->skipped_aborted == 1 ? "" : "s");
+	snprintf(sd->label, sizeof(sd->label), "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * What run RUN_ID measured by default (the recipe's measure:, stored with
+ * the run) into *METRIC and *WORKLOAD (NULL: every workload), its recipe
+ * name into RECIPE.
+ */
+static int
+run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
+			 bool *have_measure, enum cmp_metric *metric,
+			 const char **workload, const char **recipe, struct pgc_error *err)
+{
+	struct store_run_row run;
+	const char *m;
+
+	if (store_get_run(st, run_id, &run, err) < 0)
+		return -1;
+	*recipe = side_keep(keep, run.recipe);
+	m = run.measure;
+	if (m && strchr(m, '.'))
+	{
+		*workload = side_keep(keep, m);
+		*strchr((char *) *workload, '.') = '\0';
+		m = strchr(m, '.') + 1;
+	}
+	*have_measure = m && cmp_metric_parse(m, metric) == 0;
+	if (!*have_measure)
+		*workload = NULL;
+	store_run_row_release(&run);
+	return 0;
+}
+
+int
+compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
+			   const struct cmp_query *q, struct cmp_result *res,
+			   struct cmp_labels *labels, struct pgc_error *err)
+{
+	const char *recipe = NULL, *measure_workload = NULL;
+	enum cmp_metric metric = CMP_TPS, measure_metric = CMP_TPS;
+	const char *workload = q->workload;
+	bool have_measure = false;
+	struct cmp_opts co;
+
+	memset(res, 0, sizeof(*res));
+	if (load_side(st, a, err) < 0 || load_side(st, b, err) < 0)
+		return -1;
+	if (run_defaults(st, b->rows[0].run_id, b, &have_measure, &measure_metric,
+					 &measure_workload, &recipe, err) < 0)
+		return -1;
+	metric =
+		q->metric_set ? q->metric : (have_measure ? measure_metric : CMP_TPS);
+	if (workload == NULL && have_measure)
+		workload = measure_workload;
+	if (build_samples(st, a, q, metric, workload, err) < 0 ||
+		build_samples(st, b, q, metric, workload, err) < 0)
+		return -1;
+	if (a->nsamples == 0 || b->nsamples == 0)
+	{
+		error_set(err, PGC_ERR_USAGE, "no %s samples left on side %s%s%s",
+				  cmp_metric_name(metric), a->nsamples ? "B" : "A",
+				  workload ? " for workload " : "", workload ? workload : "");
+		error_hint(err, "check --workload, --points and blocks=");
+		return -1;
+	}
+	make_label(a);
+	make_label(b);
+
+	/* paired when both sides come from the same runs */
+	co.paired = a->nruns == b->nruns;
+	for (int i = 0; i < a->nruns && co.paired; i++)
+	{
+		bool found = false;
+
+		for (int j = 0; j < b->nruns; j++)
+			found = found || a->runs[i] == b->runs[j];
+		co.paired = found;
+	}
+	co.metric = metric;
+	co.margin = q->margin > 0 ? q->margin : cmp_metric_default_margin(metric);
+	co.conf = q->conf;
+	co.seed = q->seed;
+	co.on_geomean = q->on_geomean;
+	compare_samples(a->samples, a->nsamples, b->samples, b->nsamples, &co,
+					res);
+	labels->a = a->label;
+	labels->b = b->label;
+	labels->recipe = recipe;
+	return 0;
+}
+
+void
+cmp_side_release(struct cmp_side *sd)
+{
+	store_points_free(sd->rows, sd->nrows);
+	free(sd->samples);
+	free(sd->runs);
+	for (int k = 0; k < sd->nkept; k++)
+		free(sd->kept[k]);
+	free(sd->kept);
+	sd->rows = NULL;
+	sd->nrows = sd->nsamples = sd->asamples = sd->nkept = sd->nruns = 0;
+	sd->samples = NULL;
+	sd->runs = NULL;
+	sd->kept = NULL;
+	sd->skipped_aborted = 0;
+}
