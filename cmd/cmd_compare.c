@@ -40,7 +40,8 @@ static int gate_fn(int argc, char **argv);
 	"      --on points|geomean the verdict from every point (default), or\n"     \
 	"                          from each workload's geometric mean over the\n"   \
 	"                          sweep (one test: more power, less detail)\n"      \
-	"      --confidence C      of the intervals (default 0.95)\n"                \
+	"      --confidence C      of the intervals (default 0.95; a run made\n"     \
+	"                          with --until-decided: its last look's)\n"         \
 	"      --seed N            of the bootstrap (default 5432)\n"                \
 	"      --format F          text, markdown, json or junit\n" CMD_HELP_DB      \
 		CMD_HELP_HELP
@@ -190,8 +191,10 @@ struct compare_opts
 	int *points;
 	int npoints;
 	double conf;
+	bool conf_set;
 	uint64_t seed;
 	bool on_geomean;
+	bool on_set;
 	enum cmp_format format;
 	const char *db;
 	const char *args[2];
@@ -258,6 +261,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 			case 5:
 				errno = 0;
 				o->conf = strtod(optarg, &end);
+				o->conf_set = true;
 				if (*end || errno || !(o->conf >= 0.5 && o->conf < 1))
 					return cmd_usage_error(
 						c, "invalid confidence \"%s\" (0.5 to 0.999)", optarg);
@@ -284,6 +288,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 				o->check = true;
 				break;
 			case 10:
+				o->on_set = true;
 				if (strcmp(optarg, "points") == 0)
 					o->on_geomean = false;
 				else if (strcmp(optarg, "geomean") == 0)
@@ -409,8 +414,10 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	q.npoints = o.npoints;
 	q.margin = o.margin;
 	q.conf = o.conf;
+	q.conf_set = o.conf_set;
 	q.seed = o.seed;
 	q.on_geomean = o.on_geomean;
+	q.on_set = o.on_set;
 	if (compare_stored(st, &a.cs, &b.cs, &q, &res, &labels, &ctx.err) < 0)
 		goto done;
 	compare_render(&out, &res, &labels, o.format);

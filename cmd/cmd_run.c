@@ -22,8 +22,10 @@
 #include "hist.h"
 #include "pginit.h"
 #include "recipe.h"
+#include "compare.h"
 #include "report.h"
 #include "run.h"
+#include "sequential.h"
 #include "store.h"
 
 static int run_fn(int argc, char **argv);
@@ -82,6 +84,16 @@ const struct cmd cmd_run = {
 		"                          not in the build cache is built first\n"
 		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
+		"      --until-decided     with variants: add blocks until the first\n"
+		"                          variant against each other one is decided\n"
+		"                          (judged after every block with alpha\n"
+		"                          spending, so looking does not add false\n"
+		"                          alarms), then exit as gate does: 0, 1, 2\n"
+		"      --budget DUR        stop undecided after this long (20min)\n"
+		"      --max-repeats N     blocks at most (10)\n"
+		"      --on points|geomean what --until-decided decides on: every\n"
+		"                          point (default), or each workload's\n"
+		"                          geometric mean over the sweep\n"
 		"  -q, --quiet             no per-point summary lines\n"
 		"\n"
 		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
@@ -157,6 +169,10 @@ struct run_opts
 	uint64_t seed;
 	bool keep_logs;
 	bool quiet;
+	bool until_decided;  /* --until-decided: blocks until the gate decides */
+	int64_t budget_ns;   /* --budget: at most this long (0: 20 min) */
+	int max_repeats;     /* --max-repeats: blocks at most (0: 10) */
+	bool on_geomean;     /* --on geomean: decided by the geometric means */
 	bool format_pgbench; /* --format pgbench: pgbench 15's stdout, exactly */
 };
 
@@ -244,7 +260,11 @@ enum
 	OPT_VERBOSE_ERRORS,
 	OPT_FORMAT,
 	OPT_SOURCE,
-	OPT_BUILD_CACHE
+	OPT_BUILD_CACHE,
+	OPT_UNTIL_DECIDED,
+	OPT_BUDGET,
+	OPT_MAX_REPEATS,
+	OPT_ON
 };
 
 /*
@@ -387,6 +407,14 @@ check_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
+	if ((o->budget_ns || o->max_repeats || o->on_geomean) && !o->until_decided)
+		return cmd_usage_error(&cmd_run,
+							   "--budget, --max-repeats and --on go with "
+							   "--until-decided");
+	if (o->until_decided && o->repeat)
+		return cmd_usage_error(&cmd_run,
+							   "--until-decided chooses the repeats: give "
+							   "--max-repeats, not --repeat");
 	if (o->nscript_args)
 	{
 		if (optind < argc)
@@ -446,6 +474,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"define", required_argument, NULL, 'D'},
 		{"source", required_argument, NULL, OPT_SOURCE},
 		{"build-cache", required_argument, NULL, OPT_BUILD_CACHE},
+		{"until-decided", no_argument, NULL, OPT_UNTIL_DECIDED},
+		{"budget", required_argument, NULL, OPT_BUDGET},
+		{"max-repeats", required_argument, NULL, OPT_MAX_REPEATS},
+		{"on", required_argument, NULL, OPT_ON},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -541,6 +573,31 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case OPT_SOURCE:
 				o->source = optarg;
+				break;
+			case OPT_UNTIL_DECIDED:
+				o->until_decided = true;
+				break;
+			case OPT_BUDGET:
+				o->budget_ns = recipe_parse_duration_ns(optarg);
+				if (o->budget_ns <= 0)
+					return cmd_usage_error(
+						&cmd_run, "invalid budget \"%s\" (want e.g. 20min)",
+						optarg);
+				break;
+			case OPT_MAX_REPEATS:
+				if (!cmd_parse_count(optarg, 1000, &o->max_repeats) ||
+					o->max_repeats < 2)
+					return cmd_usage_error(
+						&cmd_run, "invalid --max-repeats \"%s\" (2 or more)",
+						optarg);
+				break;
+			case OPT_ON:
+				if (strcmp(optarg, "geomean") == 0)
+					o->on_geomean = true;
+				else if (strcmp(optarg, "points") != 0)
+					return cmd_usage_error(
+						&cmd_run, "invalid --on \"%s\" (points or geomean)",
+						optarg);
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;
@@ -713,6 +770,138 @@ on_event(void *arg, const struct run_event *ev)
 	}
 }
 
+/*
+ * --until-decided: after every block, the first variant against each of
+ * the others, judged as gate judges (compare_stored()) at the confidence
+ * the sequential design gives this look; every look stored.
+ */
+struct until
+{
+	const struct run_opts *o;
+	struct store *store;
+	struct seq_design design;
+	int64_t t0_ns;
+	int looks;
+	enum cmp_outcome outcome; /* of the last look */
+	bool decided;
+	struct pgc_error err; /* a look that failed */
+};
+
+/* One candidate against the baseline at CONF; its outcome, or -1. */
+static int
+judge_pair(struct until *u, const struct run *r, int cand, double conf,
+		   struct strbuf *detail)
+{
+	struct cmp_side a, b;
+	struct cmp_query q;
+	struct cmp_result res;
+	struct cmp_labels labels;
+	int out = -1;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&q, 0, sizeof(q));
+	a.text = run_variant_name(r, 0);
+	a.s.run_id = b.s.run_id = run_id(r);
+	a.s.variant = run_variant_name(r, 0);
+	b.text = b.s.variant = run_variant_name(r, cand);
+	a.block_hi = b.block_hi = -1;
+	q.conf = conf;
+	q.conf_set = true;
+	q.on_geomean = u->o->on_geomean;
+	q.on_set = true;
+	q.seed = 5432; /* gate's default: the stored run is judged alike */
+	if (compare_stored(u->store, &a, &b, &q, &res, &labels, &u->err) == 0)
+	{
+		out = (int) res.outcome;
+		strbuf_addf(detail, "%s%s/%s %s", detail->len ? "; " : "",
+					run_variant_name(r, cand), run_variant_name(r, 0),
+					res.outcome == CMP_OUTCOME_REGRESSION ? "REGRESSION"
+					: res.outcome == CMP_OUTCOME_NO_REGRESSION
+						? "NO-REGRESSION"
+						: "INCONCLUSIVE");
+		for (int i = 0; i < res.npoints; i++)
+		{
+			const struct cmp_point *p = &res.points[i];
+
+			if (p->verdict == CMP_MISSING)
+				continue;
+			strbuf_addf(detail, ", %s%s%s %d: %.3f [%.3f, %.3f] %s",
+						p->workload, p->window ? " " : "",
+						p->window ? p->window : "", p->clients, p->r.ratio,
+						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
+		}
+		for (int i = 0; i < res.ncurves && q.on_geomean; i++)
+			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",
+						res.curves[i].workload, res.curves[i].geo_ratio,
+						res.curves[i].geo_lo, res.curves[i].geo_hi,
+						cmp_verdict_name(res.curves[i].geo_verdict));
+		compare_result_free(&res);
+	}
+	cmp_side_release(&a);
+	cmp_side_release(&b);
+	return out;
+}
+
+static bool
+on_block_done(void *arg, const struct run *r, int blocks)
+{
+	struct until *u = arg;
+	int64_t now = clock_now_ns();
+	int64_t budget = u->o->budget_ns ? u->o->budget_ns : 1200 * 1000000000LL;
+	double conf = seq_conf_at(&u->design, blocks);
+	struct strbuf detail = STRBUF_INIT;
+	struct store_look look;
+	bool any_reg = false, all_no = true, last = blocks >= run_nblocks(r);
+	const char *stop = NULL;
+	struct pgc_error ignored;
+
+	if (blocks < 2)
+		return false; /* one block says nothing of its spread */
+	for (int v = 1; v < run_nvariants(r); v++)
+	{
+		int out = judge_pair(u, r, v, conf, &detail);
+
+		if (out < 0)
+		{
+			strbuf_release(&detail);
+			return true; /* the store failed: stop, say so at the end */
+		}
+		any_reg = any_reg || out == CMP_OUTCOME_REGRESSION;
+		all_no = all_no && out == CMP_OUTCOME_NO_REGRESSION;
+	}
+	u->outcome = any_reg  ? CMP_OUTCOME_REGRESSION
+				 : all_no ? CMP_OUTCOME_NO_REGRESSION
+						  : CMP_OUTCOME_INCONCLUSIVE;
+	u->decided = u->outcome != CMP_OUTCOME_INCONCLUSIVE;
+	/* another block would take about as long as the last one did */
+	if (u->decided)
+		stop = "decided";
+	else if (last)
+		stop = "max-repeats";
+	else if (now - u->t0_ns + (now - u->t0_ns) / blocks > budget)
+		stop = "budget";
+	memset(&look, 0, sizeof(look));
+	look.look = ++u->looks;
+	look.blocks = blocks;
+	look.confidence = conf;
+	look.elapsed_s = (double) (now - u->t0_ns) / 1e9;
+	look.outcome = u->outcome == CMP_OUTCOME_REGRESSION      ? "REGRESSION"
+				   : u->outcome == CMP_OUTCOME_NO_REGRESSION ? "NO-REGRESSION"
+															 : "INCONCLUSIVE";
+	look.stop = stop;
+	look.detail = detail.buf;
+	store_look_add(u->store, run_id(r), &look, &ignored);
+	fprintf(stderr,
+			"look %d after %d block%s (%.1f %% intervals, %.0f s of %.0f s "
+			"budget): %s%s%s\n  %s\n",
+			look.look, blocks, blocks == 1 ? "" : "s", 100 * conf,
+			look.elapsed_s, (double) budget / 1e9, look.outcome,
+			stop ? ", stop: " : "", stop ? stop : "", detail.buf);
+	strbuf_release(&detail);
+	return stop != NULL;
+}
+
 /* The run library's view of the options. */
 static void
 run_config_of(const struct run_opts *o, struct run_config *c)
@@ -760,6 +949,7 @@ run_fn(int argc, char **argv)
 	struct run_view view;
 	struct recipe *recipe = NULL;
 	struct run *run = NULL;
+	struct until until;
 	char *cmdline = NULL;
 	int rc;
 
@@ -793,8 +983,29 @@ run_fn(int argc, char **argv)
 	view.o = &o;
 	view.recipe = recipe;
 	c.event_arg = &view;
+	memset(&until, 0, sizeof(until));
+	if (o.until_decided)
+	{
+		/* the plan holds the most blocks; the looks stop it earlier */
+		c.repeat = o.max_repeats ? o.max_repeats : 10;
+		until.o = &o;
+		until.design = seq_design_default(c.repeat);
+		c.seq_alpha = until.design.alpha;
+		c.seq_rho = until.design.rho;
+		c.seq_geomean = o.on_geomean;
+		c.block_done = on_block_done;
+		c.block_arg = &until;
+	}
 	if ((run = run_new(&c, &ctx.err)) == NULL)
 		goto out;
+	if (o.until_decided && run_nvariants(run) < 2)
+	{
+		error_set(&ctx.err, PGC_ERR_USAGE,
+				  "--until-decided compares variants: this run has one");
+		error_hint(&ctx.err, "add one, e.g. --variant base --variant "
+							 "slow:server.commit_delay=100");
+		goto out;
+	}
 	if (o.format_pgbench && (run_nsteps(run) != 1 || recipe->nworkloads != 1))
 	{
 		error_set(&ctx.err, PGC_ERR_USAGE,
@@ -808,9 +1019,19 @@ run_fn(int argc, char **argv)
 	if (cmd_open_store(&ctx, true) == NULL)
 		goto out;
 	cmdline = run_command_line(argc, argv);
+	until.store = ctx.store;
+	until.t0_ns = clock_now_ns();
 	if (run_execute(run, ctx.store, cmdline, &ctx.err) < 0 &&
 		run_finish_error(run))
 		cmd_print_error(run_finish_error(run));
+	if (o.until_decided && ctx.err.kind == PGC_ERR_NONE)
+	{
+		if (until.err.kind != PGC_ERR_NONE)
+			ctx.err = until.err;
+		else
+			/* as gate exits: 0 no regression, 1 regression, 2 undecided */
+			ctx.exit_code = (int) until.outcome;
+	}
 	if (!o.format_pgbench)
 	{
 		int nrows;

@@ -102,6 +102,27 @@ print_builds(const struct store_variant_row *vars, int nv)
 		printf("no variant of this run was built from source\n");
 }
 
+/* --until-decided: every look, its confidence and why the run stopped. */
+static int
+print_looks(struct store *st, int64_t run_id, struct pgc_error *err)
+{
+	struct store_look *l = NULL;
+	int n = 0;
+
+	if (store_get_looks(st, run_id, &l, &n, err) < 0)
+		return -1;
+	if (n > 0)
+		printf("\nlooks (--until-decided; intervals at the look's confidence, "
+			   "alpha spending):\n");
+	for (int i = 0; i < n; i++)
+		printf("  look %d after %d blocks, %.1f s, %.2f %%: %s%s%s\n    %s\n",
+			   l[i].look, l[i].blocks, l[i].elapsed_s, 100 * l[i].confidence,
+			   l[i].outcome, l[i].stop ? ", stop: " : "",
+			   l[i].stop ? l[i].stop : "", l[i].detail ? l[i].detail : "");
+	store_looks_free(l, n);
+	return 0;
+}
+
 static void
 print_points(const struct store_point_row *p, int n)
 {
@@ -523,6 +544,7 @@ show_fn(int argc, char **argv)
 
 		print_points(points, np);
 		ok = print_details(st, points, np, err) == 0 &&
+			 print_looks(st, run.id, err) == 0 &&
 			 print_windows(st, &run, points, np, err) == 0 &&
 			 (!samples || print_samples(st, run.id, points, np, err) == 0);
 

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "compare.h"
+#include "sequential.h"
 #include "store.h"
 
 /* A copy of TEXT that lives as long as SD. */
@@ -223,9 +226,57 @@ run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
 	return 0;
 }
 
+/*
+ * The confidence to judge at: Q's, or, for one run made with
+ * --until-decided (its plan names the design) judged on its own blocks,
+ * the confidence of the look after the blocks it has: gate then says of
+ * the stored run what the run said of itself.
+ */
+static double
+sequential_conf(struct store *st, const struct cmp_side *a,
+				const struct cmp_side *b, struct cmp_query *q)
+{
+	struct store_run_row run;
+	struct pgc_error ignored;
+	json_t *plan, *seq;
+	int blocks = 0;
+
+	q->conf_used = q->conf;
+	q->seq_blocks = 0;
+	if (q->conf_set || a->nruns != 1 || b->nruns != 1 ||
+		a->runs[0] != b->runs[0] || a->block_hi >= 0 || b->block_hi >= 0 ||
+		store_get_run(st, a->runs[0], &run, &ignored) < 0)
+		return q->conf;
+	plan = run.plan ? json_loads(run.plan, 0, NULL) : NULL;
+	seq = json_object_get(plan, "sequential");
+	for (int i = 0; i < a->nsamples; i++)
+		if (a->samples[i].block + 1 > blocks)
+			blocks = a->samples[i].block + 1;
+	if (json_is_object(seq))
+	{
+		struct seq_design d = seq_design_default(
+			(int) json_integer_value(json_object_get(seq, "max_blocks")));
+
+		d.alpha = json_real_value(json_object_get(seq, "alpha"));
+		d.rho = json_real_value(json_object_get(seq, "rho"));
+		const char *on = json_string_value(json_object_get(seq, "on"));
+
+		if (seq_conf_at(&d, blocks) > 0)
+		{
+			q->conf_used = seq_conf_at(&d, blocks);
+			q->seq_blocks = blocks;
+		}
+		if (!q->on_set && on)
+			q->on_geomean = strcmp(on, "geomean") == 0;
+	}
+	json_decref(plan);
+	store_run_row_release(&run);
+	return q->conf_used;
+}
+
 int
 compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
-			   const struct cmp_query *q, struct cmp_result *res,
+			   struct cmp_query *q, struct cmp_result *res,
 			   struct cmp_labels *labels, struct pgc_error *err)
 {
 	const char *recipe = NULL, *measure_workload = NULL;
@@ -270,9 +321,9 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	}
 	co.metric = metric;
 	co.margin = q->margin > 0 ? q->margin : cmp_metric_default_margin(metric);
-	co.conf = q->conf;
-	co.seed = q->seed;
+	co.conf = sequential_conf(st, a, b, q);
 	co.on_geomean = q->on_geomean;
+	co.seed = q->seed;
 	compare_samples(a->samples, a->nsamples, b->samples, b->nsamples, &co,
 					res);
 	labels->a = a->label;

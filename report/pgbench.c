@@ -32,50 +32,55 @@ add_scripts(struct strbuf *out, const struct report_pgbench *p)
 
 		if (per_script)
 		{
-			strbuf_addf(out, "SQL script %d: %s\n"
-				   " - weight: %d (targets %.1f%% of total)\n"
-				   " - %" PRIu64 " transactions (%.1f%% of total, tps = %f)\n",
-				   k + 1, p->labels[k], w->weights[k],
-				   total_weight ? 100.0 * w->weights[k] / (double) total_weight
-								: 0.0,
-				   ss->txns,
-				   res->txns ? 100.0 * (double) ss->txns / (double) res->txns
+			strbuf_addf(
+				out,
+				"SQL script %d: %s\n"
+				" - weight: %d (targets %.1f%% of total)\n"
+				" - %" PRIu64 " transactions (%.1f%% of total, tps = %f)\n",
+				k + 1, p->labels[k], w->weights[k],
+				total_weight ? 100.0 * w->weights[k] / (double) total_weight
 							 : 0.0,
-				   (double) ss->txns / secs);
-			strbuf_addf(out, " - number of failed transactions: %" PRIu64 " (%.3f%%)\n",
-				   ss->failures,
-				   total ? 100.0 * (double) ss->failures / (double) total
-						 : 0.0);
+				ss->txns,
+				res->txns ? 100.0 * (double) ss->txns / (double) res->txns
+						  : 0.0,
+				(double) ss->txns / secs);
+			strbuf_addf(
+				out,
+				" - number of failed transactions: %" PRIu64 " (%.3f%%)\n",
+				ss->failures,
+				total ? 100.0 * (double) ss->failures / (double) total : 0.0);
 			if (retries)
 			{
-				strbuf_addf(out, " - number of transactions retried: %" PRIu64
-					   " (%.3f%%)\n",
-					   ss->retried,
-					   total ? 100.0 * (double) ss->retried / (double) total
-							 : 0.0);
+				strbuf_addf(out,
+							" - number of transactions retried: %" PRIu64
+							" (%.3f%%)\n",
+							ss->retried,
+							total
+								? 100.0 * (double) ss->retried / (double) total
+								: 0.0);
 				strbuf_addf(out, " - total number of retries: %" PRIu64 "\n",
-					   ss->retries);
+							ss->retries);
 			}
 			if (ss->txns > 0)
 			{
 				strbuf_addf(out, " - latency average = %.3f ms\n",
-					   hist_mean(ss->latency) / 1e6);
+							hist_mean(ss->latency) / 1e6);
 				strbuf_addf(out, " - latency stddev = %.3f ms\n",
-					   hist_stddev(ss->latency) / 1e6);
+							hist_stddev(ss->latency) / 1e6);
 			}
 		}
 		if (ss->cmd_count == NULL)
 			continue;
 		strbuf_addf(out, "%sstatement latencies in milliseconds%s:\n",
-			   per_script ? " - " : "",
-			   retries ? ", failures and retries" : " and failures");
+					per_script ? " - " : "",
+					retries ? ", failures and retries" : " and failures");
 		for (int c = 0; c < ss->ncmds; c++)
 		{
 			strbuf_addf(out, "   %11.3f  %10" PRIu64 "  ",
-				   ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
-										  (double) ss->cmd_count[c] / 1e6
-									: 0.0,
-				   ss->cmd_failures[c]);
+						ss->cmd_count[c] ? ss->cmd_lat_sum_ns[c] /
+											   (double) ss->cmd_count[c] / 1e6
+										 : 0.0,
+						ss->cmd_failures[c]);
 			if (retries)
 				strbuf_addf(out, "%10" PRIu64 "  ", ss->cmd_retries[c]);
 			strbuf_addf(out, "%s\n", sc->cmds[c].first_line);
@@ -93,100 +98,107 @@ report_pgbench(struct strbuf *out, const struct report_pgbench *p)
 
 	/* pgbench names a script file by its path, a builtin by its desc */
 	strbuf_addf(out, "transaction type: %s\n",
-		   res->nscripts > 1 ? "multiple scripts" : p->labels[0]);
+				res->nscripts > 1 ? "multiple scripts" : p->labels[0]);
 	strbuf_addf(out, "scaling factor: %d\n", p->scale);
 	if (p->partitions > 0)
 		strbuf_addf(out, "partition method: %s\npartitions: %d\n",
-			   p->partition_method, p->partitions);
-	strbuf_addf(out, "query mode: %s\n",
-		   p->protocol);
+					p->partition_method, p->partitions);
+	strbuf_addf(out, "query mode: %s\n", p->protocol);
 	strbuf_addf(out, "number of clients: %d\n", w->clients);
 	strbuf_addf(out, "number of threads: %d\n", res->jobs);
 	/* pgbench leaves the line out for an unlimited number */
 	if (!(p->exact && w->policy->max_tries == INT32_MAX))
 		strbuf_addf(out, "maximum number of tries: %d\n",
-			   w->policy->max_tries == INT32_MAX ? 0 : w->policy->max_tries);
+					w->policy->max_tries == INT32_MAX ? 0
+													  : w->policy->max_tries);
 	if (w->transactions > 0)
 	{
 		strbuf_addf(out, "number of transactions per client: %" PRId64 "\n",
-			   w->transactions);
-		strbuf_addf(out, "number of transactions actually processed: %" PRIu64
-			   "/%" PRId64 "\n",
-			   res->txns, w->transactions * w->clients);
+					w->transactions);
+		strbuf_addf(out,
+					"number of transactions actually processed: %" PRIu64
+					"/%" PRId64 "\n",
+					res->txns, w->transactions * w->clients);
 	}
 	else if (secs == (double) (int64_t) secs)
 	{
 		strbuf_addf(out, "duration: %" PRId64 " s\n", (int64_t) secs);
-		strbuf_addf(out, "number of transactions actually processed: %" PRIu64 "\n",
-			   res->txns);
+		strbuf_addf(out,
+					"number of transactions actually processed: %" PRIu64 "\n",
+					res->txns);
 	}
 	else
 	{
 		strbuf_addf(out, "duration: %g s\n", secs);
-		strbuf_addf(out, "number of transactions actually processed: %" PRIu64 "\n",
-			   res->txns);
+		strbuf_addf(out,
+					"number of transactions actually processed: %" PRIu64 "\n",
+					res->txns);
 	}
 	strbuf_addf(out, "number of failed transactions: %" PRIu64 " (%.3f%%)\n",
-		   res->failures,
-		   total ? 100.0 * (double) res->failures / (double) total : 0.0);
+				res->failures,
+				total ? 100.0 * (double) res->failures / (double) total : 0.0);
 	if (w->policy->max_tries != 1)
 	{
-		strbuf_addf(out, "number of transactions retried: %" PRIu64 " (%.3f%%)\n",
-			   res->retried,
-			   total ? 100.0 * (double) res->retried / (double) total : 0.0);
-		strbuf_addf(out, "total number of retries: %" PRIu64 "\n", res->retries);
+		strbuf_addf(
+			out, "number of transactions retried: %" PRIu64 " (%.3f%%)\n",
+			res->retried,
+			total ? 100.0 * (double) res->retried / (double) total : 0.0);
+		strbuf_addf(out, "total number of retries: %" PRIu64 "\n",
+					res->retries);
 	}
 	for (int i = 0; i < res->nclasses; i++)
 		if (strcmp(res->classes[i].sqlclass, "recovery_conflict") == 0)
-			strbuf_addf(out, "number of recovery conflicts: %" PRIu64 " (%.3f%%)\n",
-				   res->classes[i].count,
-				   total ? 100.0 * (double) res->classes[i].count /
-							   (double) total
-						 : 0.0);
+			strbuf_addf(
+				out, "number of recovery conflicts: %" PRIu64 " (%.3f%%)\n",
+				res->classes[i].count,
+				total ? 100.0 * (double) res->classes[i].count / (double) total
+					  : 0.0);
 	if (w->rate > 0 && w->latency_limit_ns > 0)
-		strbuf_addf(out, "number of transactions skipped: %" PRIu64 " (%.3f%%)\n",
-			   res->skipped,
-			   total + res->skipped ? 100.0 * (double) res->skipped /
-										  (double) (total + res->skipped)
-									: 0.0);
+		strbuf_addf(out,
+					"number of transactions skipped: %" PRIu64 " (%.3f%%)\n",
+					res->skipped,
+					total + res->skipped ? 100.0 * (double) res->skipped /
+											   (double) (total + res->skipped)
+										 : 0.0);
 	if (w->latency_limit_ns > 0)
-		strbuf_addf(out, "number of transactions above the %.1f ms latency limit: "
-			   "%" PRIu64 "/%" PRIu64 " (%.3f%%)\n",
-			   (double) w->latency_limit_ns / 1e6, res->late, res->txns,
-			   res->txns ? 100.0 * (double) res->late / (double) res->txns
-						 : 0.0);
-	if (p->exact && !p->progress && w->rate <= 0 &&
-		w->latency_limit_ns <= 0)
+		strbuf_addf(out,
+					"number of transactions above the %.1f ms latency limit: "
+					"%" PRIu64 "/%" PRIu64 " (%.3f%%)\n",
+					(double) w->latency_limit_ns / 1e6, res->late, res->txns,
+					res->txns ? 100.0 * (double) res->late / (double) res->txns
+							  : 0.0);
+	if (p->exact && !p->progress && w->rate <= 0 && w->latency_limit_ns <= 0)
 		/* pgbench measures nothing then: it divides the run's time */
 		strbuf_addf(out, "latency average = %.3f ms%s\n",
-			   total + res->skipped
-				   ? secs * 1e3 * w->clients / (double) (total + res->skipped)
-				   : 0.0,
-			   res->failures ? " (including failures)" : "");
+					total + res->skipped ? secs * 1e3 * w->clients /
+											   (double) (total + res->skipped)
+										 : 0.0,
+					res->failures ? " (including failures)" : "");
 	else
-		strbuf_addf(out, "latency average = %.3f ms\n", hist_mean(res->latency) / 1e6);
+		strbuf_addf(out, "latency average = %.3f ms\n",
+					hist_mean(res->latency) / 1e6);
 	/* pgbench prints this line only with -P, -R or -L */
 	if (p->progress || w->rate > 0 || w->latency_limit_ns > 0)
-		strbuf_addf(out, "latency stddev = %.3f ms\n", hist_stddev(res->latency) / 1e6);
+		strbuf_addf(out, "latency stddev = %.3f ms\n",
+					hist_stddev(res->latency) / 1e6);
 	if (w->rate > 0)
 		strbuf_addf(out, "rate limit schedule lag: avg %.3f (max %.3f) ms\n",
-			   res->lag_avg_ms, res->lag_max_ms);
+					res->lag_avg_ms, res->lag_max_ms);
 	strbuf_addf(out, "initial connection time = %.3f ms\n", p->point->conn_ms);
 	if (w->protocol == LOAD_PROTO_PREPARED && !p->exact)
 		strbuf_addf(out, "statement preparation time = %.3f ms\n",
-			   p->point->prepare_ms);
+					p->point->prepare_ms);
 	strbuf_addf(out, "tps = %f (without initial connection time)\n",
-		   (double) res->txns / secs);
+				(double) res->txns / secs);
 	add_scripts(out, p);
 	for (int k = 0; k < res->nevents && !p->exact; k++)
-		strbuf_addf(out, 
-			"event %d: planned at %.3f s, started at %.3f s (%+.3f ms)\n",
+		strbuf_addf(
+			out, "event %d: planned at %.3f s, started at %.3f s (%+.3f ms)\n",
 			res->events[k].seq + 1, (double) res->events[k].planned_ns / 1e9,
 			(double) res->events[k].actual_ns / 1e9,
 			(double) (res->events[k].actual_ns - res->events[k].planned_ns) /
 				1e6);
 	if (res->aborted_clients && !p->exact)
-		strbuf_addf(out, "aborted clients: %d (first: %s)\n", res->aborted_clients,
-			   res->first_error);
+		strbuf_addf(out, "aborted clients: %d (first: %s)\n",
+					res->aborted_clients, res->first_error);
 }
-

@@ -58,6 +58,7 @@ struct run
 	int nrows;
 	int aborted_clients;
 	char abort_reason[1024];
+	bool stopped_early; /* block_done() said so */
 	bool has_finish_err;
 	struct pgc_error finish_err;
 };
@@ -363,6 +364,24 @@ int
 run_nvariants(const struct run *r)
 {
 	return r->nvars;
+}
+
+const char *
+run_variant_name(const struct run *r, int i)
+{
+	return r->vars[i].name;
+}
+
+int
+run_nblocks(const struct run *r)
+{
+	return r->repeat;
+}
+
+bool
+run_stopped_early(const struct run *r)
+{
+	return r->stopped_early;
 }
 
 /* ------------------------------------------------------------ targets */
@@ -1157,6 +1176,8 @@ run_points(struct run *r, struct pgc_error *err)
 
 	for (int order = 0; order < r->nplan && result == 0; order++)
 	{
+		int block = r->plan[order].block;
+
 		if (*r->c.interrupt)
 		{
 			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
@@ -1164,6 +1185,16 @@ run_points(struct run *r, struct pgc_error *err)
 			break;
 		}
 		result = run_step(r, order, wl, err);
+		/* a block ends where the next step belongs to another */
+		if (result == 0 && r->c.block_done && order + 1 < r->nplan &&
+			r->plan[order + 1].block != block &&
+			r->c.block_done(r->c.block_arg, r, block + 1))
+		{
+			r->stopped_early = true;
+			break;
+		}
+		if (result == 0 && r->c.block_done && order + 1 == r->nplan)
+			r->c.block_done(r->c.block_arg, r, block + 1);
 	}
 	free(wl);
 	return result;
@@ -1222,6 +1253,7 @@ build_variants(struct run *r, struct pgc_error *err)
 static char *
 plan_json(const struct run *r)
 {
+	json_t *doc;
 	json_t *steps = json_array();
 
 	for (int i = 0; i < r->nplan; i++)
@@ -1240,11 +1272,19 @@ plan_json(const struct run *r)
 		json_array_append_new(steps, o);
 	}
 	/* the seed as the run row keeps it: its 64-bit pattern */
-	return json_text(json_pack(
-		"{s:i, s:I, s:s, s:o}", "version", 1, "seed", (json_int_t) r->c.seed,
-		"restart",
-		r->nvars > 1 && r->recipe->restart_per_block ? "block" : "never",
-		"steps", steps));
+	doc = json_pack("{s:i, s:I, s:s, s:o}", "version", 1, "seed",
+					(json_int_t) r->c.seed, "restart",
+					r->nvars > 1 && r->recipe->restart_per_block ? "block"
+																 : "never",
+					"steps", steps);
+	/* how the blocks are judged, for gate to judge the run the same way */
+	if (r->c.seq_alpha > 0)
+		json_object_set_new(
+			doc, "sequential",
+			json_pack("{s:f, s:f, s:i, s:s}", "alpha", r->c.seq_alpha, "rho",
+					  r->c.seq_rho, "max_blocks", r->repeat, "on",
+					  r->c.seq_geomean ? "geomean" : "points"));
+	return json_text(doc);
 }
 
 /*

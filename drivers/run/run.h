@@ -66,6 +66,7 @@ void variant_describe_gucs(const struct variant *v, struct strbuf *out);
  * ------------------------------------------------------------------- */
 
 struct run_event;
+struct run;
 
 /*
  * What the command line asks of a run, over the recipe.  Zero (or NULL,
@@ -105,6 +106,21 @@ struct run_config
 	int ndefines;
 	bool keep_logs;
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
+	/*
+	 * Called after each whole block (every variant measured once, all of
+	 * it stored) with the blocks done: true stops the run there, as
+	 * finished (--until-decided).  NULL: every block runs.
+	 */
+	bool (*block_done)(void *arg, const struct run *r, int blocks);
+	void *block_arg;
+	/*
+	 * The sequential design the blocks are judged by, stored with the
+	 * plan so that gate reads the run as the run judged itself; alpha 0:
+	 * none.
+	 */
+	double seq_alpha;
+	double seq_rho;
+	bool seq_geomean; /* decided by each workload's geometric mean */
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 };
@@ -166,6 +182,12 @@ struct run *run_new(const struct run_config *c, struct pgc_error *err);
 /* The plan's size: steps, and the workloads each measures. */
 int run_nsteps(const struct run *r);
 int run_nvariants(const struct run *r);
+/* Variant I's name (0 <= I < run_nvariants()); borrowed until run_free(). */
+const char *run_variant_name(const struct run *r, int i);
+/* The blocks (repeats) the plan holds at most. */
+int run_nblocks(const struct run *r);
+/* True when block_done() stopped the run before its last block. */
+bool run_stopped_early(const struct run *r);
 
 /*
  * Execute: build, store the run row in STORE (open for writing) with

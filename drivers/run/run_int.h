@@ -25,6 +25,6 @@ void host_facts(struct host_facts *h);
 char *sha256_hex(const char *text);
 
 /* J as one line of JSON ({"a": 1, "b": [2]}), released; caller frees. */
-#define json_text(j) pjson_text((j), 0)
+#define json_text(j) pjson_text((j), JSON_REAL_PRECISION(15))
 
 #endif /* PGCLIFF_RUN_INT_H */

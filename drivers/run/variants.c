@@ -182,11 +182,11 @@ variants_resolve(const struct recipe *r, char *const *args, int nargs,
 		v->ngucs = 0;
 		for (int g = 0; g < r->ngucs; g++)
 			variant_set_guc(v, r->gucs[g].name, r->gucs[g].value, r->path,
-					r->gucs[g].pos, false);
+							r->gucs[g].pos, false);
 		for (int g = 0; g < nown; g++)
 		{
 			variant_set_guc(v, own[g].name, own[g].value, own[g].origin_file,
-					own[g].pos, true);
+							own[g].pos, true);
 			free(own[g].name);
 			free(own[g].value);
 		}

@@ -125,6 +125,17 @@ static const char *const migrations[] = {
 	/* 5 -> 6: the metric the recipe measures, so that reading a run never
 	 * needs its recipe parsed again (NULL: tps, as before) */
 	"ALTER TABLE run ADD COLUMN measure TEXT;",
+	/* 6 -> 7: a run that stops once decided keeps every look it took */
+	("CREATE TABLE look ("
+	 "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	 "  look INTEGER NOT NULL,"
+	 "  blocks INTEGER NOT NULL,"
+	 "  confidence REAL NOT NULL,"
+	 "  elapsed_s REAL NOT NULL,"
+	 "  outcome TEXT NOT NULL,"
+	 "  stop TEXT,"
+	 "  detail TEXT,"
+	 "  PRIMARY KEY (run_id, look)) WITHOUT ROWID;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -1202,6 +1213,78 @@ fill_event(sqlite3_stmt *s, void *row)
 	r->seq = sqlite3_column_int(s, 0);
 	r->planned_s = sqlite3_column_double(s, 1);
 	r->actual_s = sqlite3_column_double(s, 2);
+}
+
+int
+store_look_add(struct store *st, int64_t run_id, const struct store_look *l,
+			   struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO look (run_id, look, blocks, confidence,"
+			" elapsed_s, outcome, stop, detail)"
+			" VALUES (?,?,?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not store a look");
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int(s, 2, l->look);
+	sqlite3_bind_int(s, 3, l->blocks);
+	sqlite3_bind_double(s, 4, l->confidence);
+	sqlite3_bind_double(s, 5, l->elapsed_s);
+	bind_text(s, 6, l->outcome);
+	bind_text(s, 7, l->stop);
+	bind_text(s, 8, l->detail);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not store a look");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static void
+fill_look(sqlite3_stmt *s, void *row)
+{
+	struct store_look *l = row;
+
+	l->look = sqlite3_column_int(s, 0);
+	l->blocks = sqlite3_column_int(s, 1);
+	l->confidence = sqlite3_column_double(s, 2);
+	l->elapsed_s = sqlite3_column_double(s, 3);
+	l->outcome = col_text(s, 4);
+	l->stop = col_text(s, 5);
+	l->detail = col_text(s, 6);
+}
+
+int
+store_get_looks(struct store *st, int64_t run_id, struct store_look **rows,
+				int *nrows, struct pgc_error *err)
+{
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT look, blocks, confidence, elapsed_s, outcome,"
+						 " stop, detail FROM look WHERE run_id = ?"
+						 " ORDER BY look",
+						 &run_id, 1, sizeof(**rows), fill_look, &out, nrows,
+						 "the looks of a run", err);
+
+	*rows = out;
+	return rc;
+}
+
+void
+store_looks_free(struct store_look *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free((char *) rows[i].outcome);
+		free((char *) rows[i].stop);
+		free((char *) rows[i].detail);
+	}
+	free(rows);
 }
 
 static void

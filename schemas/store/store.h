@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -323,6 +323,31 @@ int store_get_windows(struct store *st, int64_t point_id,
 					  struct store_window_row **rows, int *nrows,
 					  struct pgc_error *err);
 void store_windows_free(struct store_window_row *rows, int n);
+
+/*
+ * One look of a run that stops once decided (run --until-decided): after
+ * BLOCKS blocks, judged at CONFIDENCE, its OUTCOME (NO-REGRESSION,
+ * REGRESSION, INCONCLUSIVE) and, on the last look, why the run stopped
+ * (decided, budget, max-repeats; NULL: it went on).  DETAIL: the verdicts
+ * for people.
+ */
+struct store_look
+{
+	int look;
+	int blocks;
+	double confidence;
+	double elapsed_s;
+	const char *outcome;
+	const char *stop;
+	const char *detail;
+};
+
+int store_look_add(struct store *st, int64_t run_id,
+				   const struct store_look *l, struct pgc_error *err);
+/* The looks of a run in order (strings owned: store_looks_free()). */
+int store_get_looks(struct store *st, int64_t run_id, struct store_look **rows,
+					int *nrows, struct pgc_error *err);
+void store_looks_free(struct store_look *rows, int n);
 
 /* The occurrences of a timed event at a point (none for others). */
 int store_get_events(struct store *st, int64_t point_id,

@@ -100,6 +100,7 @@ test_upgrade_from_5(const char *dbfile)
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
 						   "ALTER TABLE run DROP COLUMN measure;"
+						   "DROP TABLE look;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -125,6 +126,26 @@ test_upgrade_from_5(const char *dbfile)
 	CHECK_NEAR(back[1].recovery_s, 3, 1e-9);
 	store_windows_free(back, n);
 	store_points_free(pts, np);
+	/* and looks, in order, with why the last one stopped */
+	{
+		struct store_look l1 = {
+			1, 2, 0.9994, 12.5, "INCONCLUSIVE", NULL, "b/a INCONCLUSIVE"};
+		struct store_look l2 = {
+			2, 3, 0.997, 20, "REGRESSION", "decided", "b/a REGRESSION"};
+		struct store_look *looks = NULL;
+		int nl = 0;
+
+		CHECK_INT(store_look_add(st, id, &l2, &err), 0);
+		CHECK_INT(store_look_add(st, id, &l1, &err), 0);
+		CHECK_INT(store_look_add(st, id, &l1, &err), -1); /* once each */
+		CHECK_INT(store_get_looks(st, id, &looks, &nl, &err), 0);
+		CHECK_INT(nl, 2);
+		CHECK_INT(looks[0].look, 1);
+		CHECK(looks[0].stop == NULL);
+		CHECK_STR(looks[1].stop, "decided");
+		CHECK_NEAR(looks[1].confidence, 0.997, 1e-12);
+		store_looks_free(looks, nl);
+	}
 	/* and it takes new runs with a measure */
 	{
 		struct store_run r;
@@ -288,6 +309,7 @@ main(void)
 						 "DROP TABLE event;"
 						 "DROP TABLE sample;"
 						 "DROP TABLE window_stat;"
+						 "DROP TABLE look;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
