@@ -39,6 +39,21 @@ side_new_sample(struct cmp_side *sd)
 	return &sd->samples[sd->nsamples++];
 }
 
+/* A new sample of SD: VALUE measured at stored point P. */
+static struct cmp_sample *
+point_sample(struct cmp_side *sd, const struct store_point_row *p,
+			 double value)
+{
+	struct cmp_sample *s = side_new_sample(sd);
+
+	s->workload = p->workload;
+	s->clients = p->clients;
+	s->run_id = p->run_id;
+	s->block = p->repeat_idx;
+	s->value = value;
+	return s;
+}
+
 static bool
 wanted_clients(const struct cmp_query *q, int clients)
 {
@@ -113,12 +128,8 @@ add_window_samples(struct store *st, struct cmp_side *sd,
 
 		if (!(win[w].tps > 0))
 			continue;
-		s = side_new_sample(sd);
-		s->workload = p->workload;
-		s->clients = p->clients;
-		s->run_id = p->run_id;
-		s->block = p->repeat_idx;
-		s->value = s->tps = win[w].tps;
+		s = point_sample(sd, p, win[w].tps);
+		s->tps = win[w].tps;
 		/* the name outlives WIN: the side's strings are the points' */
 		s->window = side_keep(sd, win[w].name);
 		s->window_order = w;
@@ -155,12 +166,7 @@ build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 		v = point_metric(p, metric);
 		if (!(v > 0) || !isfinite(v))
 			continue;
-		s = side_new_sample(sd);
-		s->workload = p->workload;
-		s->clients = p->clients;
-		s->run_id = p->run_id;
-		s->block = p->repeat_idx;
-		s->value = v;
+		s = point_sample(sd, p, v);
 		s->tps = p->tps;
 		s->recovery_s = NAN;
 		add_run(sd, p->run_id);
