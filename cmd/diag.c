@@ -110,12 +110,33 @@ cmd_print_error(const struct pgc_error *err)
 	fputc('\n', stderr);
 	if (src && err->col > 0 && (size_t) err->col <= strlen(src) + 1)
 	{
-		/* keep tabs so the caret lines up under the same text */
-		fprintf(stderr, "    %s\n    ", src);
-		for (int i = 0; i < err->col - 1; i++)
+		/*
+		 * At most EXCERPT bytes of the line around the column (a 1 MB
+		 * line is not echoed whole), cut on character boundaries, with
+		 * "..." where it was cut; tabs kept so the caret lines up.
+		 */
+		enum
+		{
+			EXCERPT = 160
+		};
+		size_t len = strlen(src), col = (size_t) err->col - 1;
+		size_t from = col > EXCERPT / 2 ? col - EXCERPT / 2 : 0;
+		size_t to = from + EXCERPT < len ? from + EXCERPT : len;
+		int span = err->span;
+
+		while (from > 0 && ((unsigned char) src[from] & 0xC0) == 0x80)
+			from--;
+		while (to < len && ((unsigned char) src[to] & 0xC0) == 0x80)
+			to++;
+		if (span > (int) (to - col) + 1)
+			span = (int) (to - col) + 1;
+		fprintf(stderr, "    %s%.*s%s\n    %s", from ? "..." : "",
+				(int) (to - from), src + from, to < len ? "..." : "",
+				from ? "   " : "");
+		for (size_t i = from; i < col; i++)
 			fputc(src[i] == '\t' ? '\t' : ' ', stderr);
 		fputc('^', stderr);
-		for (int i = 1; i < err->span; i++)
+		for (int i = 1; i < span; i++)
 			fputc('~', stderr);
 		fputc('\n', stderr);
 	}

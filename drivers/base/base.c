@@ -345,7 +345,11 @@ file_read_all(const char *path, size_t *len_out, struct pgc_error *err)
 	char chunk[65536];
 	ssize_t n;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: open() of a FIFO with no writer blocks forever before
+	 * the check below could refuse it; a regular file ignores the flag
+	 */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 	{

@@ -239,11 +239,25 @@ write_conf(struct cluster *c, const struct cluster_opts *o,
 	fprintf(f, "logging_collector = off\n");
 	for (int i = 0; i < o->ngucs; i++)
 	{
+		/*
+		 * One line per setting, whatever its value: a line break would
+		 * start a setting of its own; inside the quotes ' is doubled and
+		 * \ too, as the server's own parser undoes them (a trailing \
+		 * would escape the closing quote).
+		 */
+		if (strpbrk(o->gucs[i].value, "\r\n") != NULL)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "the value of server setting '%s' holds a line break",
+					  o->gucs[i].name);
+			fclose(f);
+			return -1;
+		}
 		fprintf(f, "%s = '", o->gucs[i].name);
 		for (const char *p = o->gucs[i].value; *p; p++)
 		{
-			if (*p == '\'')
-				fputc('\'', f);
+			if (*p == '\'' || *p == '\\')
+				fputc(*p, f);
 			fputc(*p, f);
 		}
 		fprintf(f, "'\n");

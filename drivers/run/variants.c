@@ -84,6 +84,15 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 			free(name);
 			return -1;
 		}
+		if (strpbrk(eq + 1, "\r\n") != NULL)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "the value of server setting '%s' in --variant holds a "
+					  "line break",
+					  name);
+			free(name);
+			return -1;
+		}
 		variant_set_guc(v, name, eq + 1, NULL, nopos, true);
 		free(name);
 	}

@@ -639,6 +639,19 @@ parse_gucs(struct loader *ld, const yaml_node_t *node, const char *what,
 			return fail(
 				ld, v, "value of server setting '%s' must be a scalar, not %s",
 				name, node_kind(v));
+		/* "fsync:" alone is YAML's null, not an empty string ('' is) */
+		if (scalar(v)[0] == '\0' &&
+			v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+		{
+			fail(ld, k, "server setting '%s' has no value", name);
+			error_hint(ld->err, "write the value, or '' for an empty string");
+			return -1;
+		}
+		/* a line break would start another line of postgresql.conf */
+		if (strpbrk(scalar(v), "\r\n") != NULL)
+			return fail(ld, v,
+						"the value of server setting '%s' holds a line break",
+						name);
 		g = &(*gucs)[(*ngucs)++];
 		g->name = xstrdup(name);
 		g->value = xstrdup(scalar(v));
@@ -1007,7 +1020,8 @@ parse_script_entry(struct loader *ld, struct recipe_workload *w,
 		origin.first_line = 1;
 		origin.first_col = 0;
 		origin.indent = 0;
-		src = text;
+		/* a UTF-8 byte order mark is no SQL: pgbench would send it */
+		src = strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
 	}
 	rs->script =
 		script_parse_next(prev, index, w->name, src, &origin, ld->err);
@@ -1716,6 +1730,39 @@ load_root(struct loader *ld, yaml_node_t *root)
 	return 0;
 }
 
+/*
+ * Whether the text holds a second YAML document (after "---"), which the
+ * loader would otherwise silently ignore: an error at its start.
+ */
+static bool
+second_document(yaml_parser_t *parser, const char *path, struct pgc_error *err)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	bool found = false;
+
+	if (!yaml_parser_load(parser, &next))
+	{
+		error_set(err, PGC_ERR_RECIPE, "invalid YAML: %s",
+				  parser->problem ? parser->problem : "syntax error");
+		error_at(err, path, (int) parser->problem_mark.line + 1,
+				 (int) parser->problem_mark.column + 1, 1);
+		return true;
+	}
+	if ((root = yaml_document_get_root_node(&next)) != NULL)
+	{
+		error_set(err, PGC_ERR_RECIPE,
+				  "a second YAML document: a recipe is one document");
+		error_at(err, path, (int) root->start_mark.line + 1,
+				 (int) root->start_mark.column + 1, 1);
+		error_hint(err, "remove the \"---\" and what follows, or make it a "
+						"recipe file of its own");
+		found = true;
+	}
+	yaml_document_delete(&next);
+	return found;
+}
+
 struct recipe *
 recipe_load_text(const char *path, const char *text, struct pgc_error *err)
 {
@@ -1756,6 +1803,8 @@ recipe_load_text(const char *path, const char *text, struct pgc_error *err)
 		error_set(err, PGC_ERR_RECIPE, "recipe is empty");
 		error_at(err, path, 1, 1, 1);
 	}
+	else if (second_document(&parser, path, err))
+		; /* refused: what follows "---" would be ignored otherwise */
 	else
 		rc = load_root(&ld, root);
 	yaml_document_delete(&doc);
@@ -1771,13 +1820,30 @@ recipe_load_text(const char *path, const char *text, struct pgc_error *err)
 struct recipe *
 recipe_load(const char *path, struct pgc_error *err)
 {
-	char *text = file_read_all(path, NULL, err);
+	size_t len = 0;
+	char *text = file_read_all(path, &len, err);
 	struct recipe *r;
 
 	if (text == NULL)
 	{
 		/* a recipe that cannot be read is bad input, not a tool failure */
 		err->kind = PGC_ERR_RECIPE;
+		return NULL;
+	}
+	if (strlen(text) < len)
+	{
+		/* everything after a NUL would be ignored: say where it is */
+		int line = 1, col = 1;
+
+		for (const char *p = text; *p; p++)
+		{
+			col = *p == '\n' ? 1 : col + 1;
+			line += *p == '\n';
+		}
+		free(text);
+		error_set(err, PGC_ERR_RECIPE, "recipe holds a NUL byte");
+		error_at(err, path, line, col, 1);
+		error_hint(err, "a recipe is UTF-8 text");
 		return NULL;
 	}
 	if (strlen(text) == 0)
@@ -2208,7 +2274,8 @@ script_of_arg(struct recipe_workload *w, int k,
 		}
 		rs->label = xstrdup(rs->file);
 		origin.file = rs->file;
-		src = text;
+		/* a UTF-8 byte order mark is no SQL: pgbench would send it */
+		src = strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
 	}
 	rs->script = script_parse_next(k ? w->scripts[k - 1].script : NULL, k,
 								   w->name, src, &origin, err);

@@ -2,6 +2,9 @@
  * test_base.c - the foundation: strbuf, errors, edit distance and hints.
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base.h"
 #include "test.h"
@@ -51,5 +54,19 @@ main(void)
 	CHECK(nearest_word("zzzzzz", keys) == NULL);
 
 	CHECK(clock_now_ns() > 0);
+	/* a FIFO with no writer is refused at once, not waited on forever */
+	{
+		char dir[] = "/tmp/pgcliff-test-base-XXXXXX";
+		char fifo[64];
+
+		CHECK(mkdtemp(dir) != NULL);
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		CHECK_INT(mkfifo(fifo, 0600), 0);
+		error_clear(&err);
+		CHECK(file_read_all(fifo, NULL, &err) == NULL);
+		CHECK(strstr(err.message, "is not a regular file") != NULL);
+		unlink(fifo);
+		rmdir(dir);
+	}
 	TEST_MAIN_END("test_base");
 }
