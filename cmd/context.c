@@ -5,6 +5,7 @@
  * code).  See cmd.h.
  */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "store.h"
@@ -21,10 +22,28 @@ cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db)
 struct store *
 cmd_open_store(struct cmd_ctx *ctx, bool write)
 {
-	(void) write; /* every store is opened as a writer would, for now */
+	struct stat st;
+
 	if (ctx->store)
 		return ctx->store;
+	if (ctx->db && ctx->db[0] == '\0')
+	{
+		error_set(&ctx->err, PGC_ERR_USAGE, "--db is empty");
+		error_hint(&ctx->err, "give a file, or leave --db out for the default "
+							  "store");
+		return NULL;
+	}
 	store_resolve_path(ctx->db, ctx->db_path, sizeof(ctx->db_path));
+	/* reading makes nothing: a typo in --db is not a new, empty store */
+	if (!write && strcmp(ctx->db_path, ":memory:") != 0 &&
+		stat(ctx->db_path, &st) != 0)
+	{
+		error_set(&ctx->err, PGC_ERR_USAGE, "no store at \"%s\"",
+				  ctx->db_path);
+		error_hint(&ctx->err, "pgcliff run makes it; --db or PGCLIFF_DB name "
+							  "another");
+		return NULL;
+	}
 	ctx->store = store_open(ctx->db_path, &ctx->err);
 	return ctx->store;
 }

@@ -272,6 +272,42 @@ fail:
 	return -1;
 }
 
+/*
+ * Whether the file is another program's SQLite database: tables, but no
+ * schema version (a pgcliff store sets it in the transaction that makes
+ * its tables).  Such a file is refused and left as it was.
+ */
+static bool
+foreign_file(struct store *st, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int tables = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1,
+						   &s, NULL) != SQLITE_OK)
+	{
+		db_fail(st, err, "could not open store");
+		return true;
+	}
+	if (sqlite3_step(s) == SQLITE_ROW)
+		tables = sqlite3_column_int(s, 0);
+	else
+	{
+		sqlite3_finalize(s);
+		db_fail(st, err, "could not open store");
+		return true;
+	}
+	sqlite3_finalize(s);
+	if (tables == 0 || user_version(st) > 0)
+		return false;
+	error_set(err, PGC_ERR_STORE,
+			  "\"%s\" is not a pgcliff store: an SQLite database of "
+			  "another program",
+			  st->path);
+	error_hint(err, "it was left as it is; give --db a file of its own");
+	return true;
+}
+
 struct store *
 store_open(const char *path, struct pgc_error *err)
 {
@@ -293,6 +329,9 @@ store_open(const char *path, struct pgc_error *err)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 30000);
+	/* before anything writes to it (WAL mode, migrations) */
+	if (!memory && foreign_file(st, err))
+		goto fail;
 	if (exec_sql(st, "PRAGMA foreign_keys = ON", err) < 0)
 		goto fail;
 	if (!memory && exec_sql(st, "PRAGMA journal_mode = WAL", err) < 0)

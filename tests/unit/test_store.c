@@ -331,6 +331,34 @@ main(void)
 
 	test_upgrade_from_5(dbfile);
 
+	/* another program's SQLite file is refused and left byte for byte */
+	{
+		sqlite3 *db;
+		char *before, *after;
+		size_t nb = 0, na = 0;
+
+		unlink(dbfile);
+		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+		CHECK_INT(sqlite3_exec(db,
+							   "CREATE TABLE cookies (k TEXT, v TEXT);"
+							   "INSERT INTO cookies VALUES ('a', 'b');",
+							   NULL, NULL, NULL),
+				  SQLITE_OK);
+		sqlite3_close(db);
+		before = file_read_all(dbfile, &nb, &err);
+		CHECK(before != NULL);
+		error_clear(&err);
+		st = store_open(dbfile, &err);
+		CHECK(st == NULL);
+		CHECK_INT(err.kind, PGC_ERR_STORE);
+		CHECK(strstr(err.message, "is not a pgcliff store") != NULL);
+		after = file_read_all(dbfile, &na, &err);
+		CHECK(after != NULL && na == nb && memcmp(before, after, nb) == 0);
+		free(before);
+		free(after);
+		unlink(dbfile);
+	}
+
 	/* a store from a newer pgcliff is refused, not damaged */
 	{
 		sqlite3 *db;
