@@ -36,7 +36,19 @@ struct parser
 	size_t *semis;
 	int nsemis;
 	int semis_alloc;
+	int depth; /* of parse_expr() calls: bounded, see SCRIPT_MAX_DEPTH */
+	/* the line of the last command made: commands come in order, so
+	 * counting goes on from there (a rescan per command was quadratic) */
+	size_t line_at;
+	int line_no;
 };
+
+/*
+ * Expressions nest at most this deep (parentheses, unary operators,
+ * function arguments): each level is a C stack frame, and 60,000 of them
+ * crashed.  pgbench's parser gives up at 10,000 ("memory exhausted").
+ */
+#define SCRIPT_MAX_DEPTH 1000
 
 static const char *const automatic_vars[] = {"client_id", "scale",
 											 "random_seed", "default_seed"};
@@ -308,14 +320,19 @@ script_check_variables(const struct script *const *scripts, int nscripts,
 /* ------------------------------------------------------------- commands */
 
 static int
-script_line_of(const struct script *s, size_t offset)
+script_line_of(struct parser *p, size_t offset)
 {
-	int line = 1;
+	const char *text = p->s->text;
 
-	for (size_t i = 0; i < offset && s->text[i]; i++)
-		if (s->text[i] == '\n')
-			line++;
-	return line;
+	if (offset < p->line_at || p->line_no == 0)
+	{
+		p->line_at = 0;
+		p->line_no = 1;
+	}
+	for (; p->line_at < offset && text[p->line_at]; p->line_at++)
+		if (text[p->line_at] == '\n')
+			p->line_no++;
+	return p->line_no;
 }
 
 static struct script_cmd *
@@ -335,7 +352,7 @@ new_cmd(struct parser *p, enum script_cmd_kind kind, size_t offset)
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->offset = offset;
-	c->line = script_line_of(s, offset);
+	c->line = script_line_of(p, offset);
 	eol = strcspn(p->text + offset, "\r\n");
 	c->first_line = xstrndup(p->text + offset, eol);
 	c->set_var = -1;
@@ -1278,8 +1295,26 @@ parse_is(struct parser *p, int left, const struct token *op)
 	return negate ? op1(p, SF_NOT, n, op->start) : n;
 }
 
+static int parse_expr_at(struct parser *p, int min_prec);
+
+/* parse_expr_at() one level deeper, refused past SCRIPT_MAX_DEPTH. */
 static int
 parse_expr(struct parser *p, int min_prec)
+{
+	int e;
+
+	if (p->depth >= SCRIPT_MAX_DEPTH)
+		return fail_at(p, p->pos, 1,
+					   "expression nested too deeply (more than %d levels)",
+					   SCRIPT_MAX_DEPTH);
+	p->depth++;
+	e = parse_expr_at(p, min_prec);
+	p->depth--;
+	return e;
+}
+
+static int
+parse_expr_at(struct parser *p, int min_prec)
 {
 	int left = parse_prefix(p);
 	int last_nonassoc = 0; /* precedence of a nonassoc operator just used */
@@ -1637,6 +1672,7 @@ link_conditionals(struct parser *p)
 {
 	struct script *s = p->s;
 	int *stack = xmalloc((size_t) (s->ncmds + 1) * sizeof(int));
+	int *ifs = xmalloc((size_t) (s->ncmds + 1) * sizeof(int)); /* each \if */
 	int depth = 0, rc = 0;
 
 	for (int i = 0; i < s->ncmds && rc == 0; i++)
@@ -1647,6 +1683,7 @@ link_conditionals(struct parser *p)
 		switch (c->kind)
 		{
 			case SCRIPT_CMD_IF:
+				ifs[depth] = i;
 				stack[depth++] = i;
 				break;
 			case SCRIPT_CMD_ELIF:
@@ -1676,21 +1713,13 @@ link_conditionals(struct parser *p)
 				}
 				top->next_branch = i;
 				depth--;
-				/* every branch of this \if ends here */
-				for (int k = i - 1; k >= 0; k--)
-				{
-					struct script_cmd *b = &s->cmds[k];
-
-					if ((b->kind == SCRIPT_CMD_IF ||
-						 b->kind == SCRIPT_CMD_ELIF ||
-						 b->kind == SCRIPT_CMD_ELSE) &&
-						b->endif < 0)
-					{
-						b->endif = i;
-						if (b->kind == SCRIPT_CMD_IF)
-							break;
-					}
-				}
+				/*
+				 * every branch of this \if ends here: follow its chain of
+				 * branches, not every command back to it (nested \ifs made
+				 * that quadratic)
+				 */
+				for (int k = ifs[depth]; k != i; k = s->cmds[k].next_branch)
+					s->cmds[k].endif = i;
 				break;
 			default:
 				break;
@@ -1700,6 +1729,7 @@ link_conditionals(struct parser *p)
 		rc = fail_at(p, s->cmds[stack[depth - 1]].offset, 1,
 					 "\\if without matching \\endif");
 	free(stack);
+	free(ifs);
 	return rc;
 }
 

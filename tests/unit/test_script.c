@@ -408,5 +408,69 @@ main(void)
 		CHECK(p.s1 == UINT64_C(0x6e789e6aa1b965f4));
 		CHECK_INT(prng_range(&p, 10, 10), 10);
 	}
+	/* hostile sizes: bounded depth with a located error, linear time */
+	{
+		struct strbuf t = STRBUF_INIT;
+		struct pgc_error err;
+
+		strbuf_addstr(&t, "\\set x ");
+		for (int i = 0; i < 60000; i++)
+			strbuf_addch(&t, '(');
+		strbuf_addch(&t, '1');
+		for (int i = 0; i < 60000; i++)
+			strbuf_addch(&t, ')');
+		error_clear(&err);
+		CHECK(script_parse("t", t.buf, &origin, &err) == NULL);
+		CHECK(strstr(err.message, "nested too deeply") != NULL);
+		CHECK_INT(err.line, 1);
+		strbuf_reset(&t);
+		strbuf_addstr(&t, "\\set x ");
+		for (int i = 0; i < 1000000; i++)
+			strbuf_addch(&t, '-');
+		strbuf_addstr(&t, "1");
+		error_clear(&err);
+		CHECK(script_parse("t", t.buf, &origin, &err) == NULL);
+		CHECK(strstr(err.message, "nested too deeply") != NULL);
+		/* 999 levels are fine */
+		strbuf_reset(&t);
+		strbuf_addstr(&t, "\\set x ");
+		for (int i = 0; i < 998; i++)
+			strbuf_addch(&t, '(');
+		strbuf_addch(&t, '7');
+		for (int i = 0; i < 998; i++)
+			strbuf_addch(&t, ')');
+		s = parse(t.buf);
+		CHECK(s != NULL);
+		script_free(s);
+		/* 100,000 statements, each at its line */
+		strbuf_reset(&t);
+		for (int i = 0; i < 100000; i++)
+			strbuf_addstr(&t, "SELECT 1;\n");
+		s = parse(t.buf);
+		CHECK(s != NULL);
+		if (s)
+		{
+			CHECK_INT(s->ncmds, 100000);
+			CHECK_INT(s->cmds[99999].line, 100000);
+		}
+		script_free(s);
+		/* 20,000 nested \if: every branch knows its \endif */
+		strbuf_reset(&t);
+		for (int i = 0; i < 20000; i++)
+			strbuf_addstr(&t, "\\if 1\n");
+		strbuf_addstr(&t, "SELECT 1;\n");
+		for (int i = 0; i < 20000; i++)
+			strbuf_addstr(&t, "\\endif\n");
+		s = parse(t.buf);
+		CHECK(s != NULL);
+		if (s)
+		{
+			CHECK_INT(s->ncmds, 40001);
+			CHECK_INT(s->cmds[0].endif, 40000);
+			CHECK_INT(s->cmds[19999].endif, 20001);
+		}
+		script_free(s);
+		strbuf_release(&t);
+	}
 	TEST_MAIN_END("test_script");
 }

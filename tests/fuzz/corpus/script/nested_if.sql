@@ -1,0 +1,4001 @@
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+\if 1
+SELECT 1;
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
+\endif
