@@ -1730,6 +1730,111 @@ load_root(struct loader *ld, yaml_node_t *root)
 	return 0;
 }
 
+/* What a recipe may be: libyaml's scanner is quadratic in nesting depth. */
+#define RECIPE_MAX_BYTES (4 << 20)
+#define RECIPE_MAX_DEPTH 64
+
+/* Line and column (1-based) of byte OFFSET of TEXT. */
+static void
+offset_place(const char *text, size_t offset, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < offset && text[i]; i++)
+	{
+		if (text[i] == '\n')
+		{
+			(*line)++;
+			*col = 1;
+		}
+		else if (((unsigned char) text[i] & 0xC0) != 0x80)
+			(*col)++;
+	}
+}
+
+/*
+ * Refuse, before libyaml reads it, a text it would take minutes over: one
+ * over RECIPE_MAX_BYTES, or nested deeper than RECIPE_MAX_DEPTH levels of
+ * flow brackets, of block indentation or of "- - -" on one line (a YAML
+ * sequence nested 100,000 deep took libyaml over 20 s).  Quoted scalars
+ * and comments do not count.  False with ERR at the place.
+ */
+static bool
+text_bounded(const char *path, const char *text, struct pgc_error *err)
+{
+	size_t len = strlen(text);
+	int flow = 0, line, col;
+	size_t at = 0;
+	char quote = 0;
+
+	if (len > RECIPE_MAX_BYTES)
+	{
+		error_set(err, PGC_ERR_RECIPE, "recipe is %zu bytes: at most %d", len,
+				  RECIPE_MAX_BYTES);
+		error_at(err, path, 1, 1, 1);
+		return false;
+	}
+	for (size_t i = 0; i < len; i++)
+	{
+		char c = text[i];
+
+		if (quote)
+		{
+			if (c == '\\' && quote == '"' && i + 1 < len)
+				i++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '#' && (i == 0 || isspace((unsigned char) text[i - 1])))
+		{
+			i += strcspn(text + i, "\n");
+			i--;
+			continue;
+		}
+		if ((c == '"' || c == '\'') &&
+			(i == 0 || strchr(" \t\n[{,:-", text[i - 1])))
+			quote = c;
+		else if (c == '[' || c == '{')
+		{
+			if (++flow > RECIPE_MAX_DEPTH)
+			{
+				at = i;
+				break;
+			}
+		}
+		else if ((c == ']' || c == '}') && flow > 0)
+			flow--;
+		else if (c == '\n' || i == 0)
+		{
+			/* block nesting: the indentation and the "- " after it */
+			size_t j = c == '\n' ? i + 1 : i;
+			int levels = 0;
+
+			while (text[j] == ' ')
+				j++, levels++;
+			levels /= 2;
+			while (levels <= RECIPE_MAX_DEPTH && text[j] == '-' &&
+				   (text[j + 1] == ' ' || text[j + 1] == '\t'))
+				j += 2, levels++;
+			if (levels > RECIPE_MAX_DEPTH)
+			{
+				at = j;
+				break;
+			}
+		}
+	}
+	if (at == 0)
+		return true;
+	offset_place(text, at, &line, &col);
+	error_set(err, PGC_ERR_RECIPE,
+			  "recipe nested too deeply (more than %d "
+			  "levels)",
+			  RECIPE_MAX_DEPTH);
+	error_at(err, path, line, col, 1);
+	return false;
+}
+
 /*
  * Whether the text holds a second YAML document (after "---"), which the
  * loader would otherwise silently ignore: an error at its start.
@@ -1782,17 +1887,30 @@ recipe_load_text(const char *path, const char *text, struct pgc_error *err)
 	ld.r = r;
 	ld.err = err;
 
+	if (!text_bounded(path, r->text, err))
+	{
+		recipe_free(r);
+		return NULL;
+	}
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *) r->text,
 								 strlen(r->text));
 	if (!yaml_parser_load(&parser, &doc))
 	{
+		int line = (int) parser.problem_mark.line + 1;
+		int col = (int) parser.problem_mark.column + 1;
+
+		/* the reader (bad UTF-8, a control character) marks no place: its
+		 * byte offset says where */
+		if (parser.error == YAML_READER_ERROR)
+			offset_place(r->text, parser.problem_offset, &line, &col);
 		error_set(err, PGC_ERR_RECIPE, "invalid YAML: %s%s%s",
 				  parser.problem ? parser.problem : "syntax error",
 				  parser.context ? " " : "",
 				  parser.context ? parser.context : "");
-		error_at(err, path, (int) parser.problem_mark.line + 1,
-				 (int) parser.problem_mark.column + 1, 1);
+		error_at(err, path, line, col, 1);
+		if (parser.error == YAML_READER_ERROR)
+			error_hint(err, "a recipe is UTF-8 text");
 		yaml_parser_delete(&parser);
 		recipe_free(r);
 		return NULL;
