@@ -500,6 +500,14 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						&cmd_run,
 						"invalid client list \"%s\" (want e.g. 1,2,4)",
 						optarg);
+				/* the recipe's rule for a sweep: ascending, no repeats */
+				for (int i = 1; i < o->nclients; i++)
+					if (o->clients[i] <= o->clients[i - 1])
+						return cmd_usage_error(
+							&cmd_run,
+							"client counts must ascend, as a sweep's: %d "
+							"after %d in \"%s\"",
+							o->clients[i], o->clients[i - 1], optarg);
 				break;
 			case 'j':
 				if (!cmd_parse_count(optarg, 100000, &o->jobs))

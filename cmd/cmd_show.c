@@ -2,6 +2,8 @@
  * cmd_show.c - `pgcliff show RUN`: one run's provenance, its points and,
  * with --series, the per-second counts of every point.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <inttypes.h>
@@ -443,8 +445,11 @@ show_fn(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cmd_usage_error(&cmd_show, "no run given");
+	errno = 0;
 	id = strtoll(argv[optind], &end, 10);
-	if (*end || id < 1)
+	/* past INT64_MAX strtoll says ERANGE: no run 9223372036854775807 */
+	if (*end || id < 1 || errno == ERANGE ||
+		!isdigit((unsigned char) argv[optind][0]))
 		return cmd_usage_error(&cmd_show, "invalid run id \"%s\"",
 							   argv[optind]);
 	if (optind + 1 < argc)

@@ -225,8 +225,9 @@ cmd_parse_count_list(const char *text, int max, int **out, int *n)
 		char *end;
 		long v = strtol(p, &end, 10);
 
+		/* "1,2," has an empty last entry: refused, not read as "1,2" */
 		if (end == p || v < 1 || v > max || (*end && *end != ',') ||
-			!(*p >= '0' && *p <= '9'))
+			!(*p >= '0' && *p <= '9') || (*end == ',' && end[1] == '\0'))
 		{
 			free(*out);
 			*out = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #define MAX_CLIENTS 100000
@@ -671,6 +672,18 @@ add_string(struct loader *ld, const yaml_node_t *item, const char *what,
 		return fail(ld, item, "empty entry in '%s'", what);
 	out[(*n)++] = beside ? resolve_beside(ld->path, scalar(item))
 						 : xstrdup(scalar(item));
+	if (beside)
+	{
+		/* a file named beside the recipe must be one, now, not at run time */
+		struct stat st;
+
+		if (stat(out[*n - 1], &st) != 0)
+			return fail(ld, item, "%s entry \"%s\": %s", what, scalar(item),
+						strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return fail(ld, item, "%s entry \"%s\" is not a regular file",
+						what, scalar(item));
+	}
 	return 0;
 }
 
@@ -874,6 +887,12 @@ parse_windows(struct loader *ld, const yaml_node_t *node)
 			return -1;
 		if (w->end_s <= w->start_s)
 			return fail(ld, v, "window '%s' ends before it starts", w->name);
+		/* a second counted in two windows would make their dip a lie */
+		for (int i = 0; i < r->nwindows - 1; i++)
+			if (w->start_s < r->windows[i].end_s &&
+				r->windows[i].start_s < w->end_s)
+				return fail(ld, v, "window '%s' overlaps window '%s'", w->name,
+							r->windows[i].name);
 	}
 	return 0;
 }
@@ -1107,6 +1126,12 @@ parse_on_error(struct loader *ld, const yaml_node_t *node,
 								"abort_run");
 			return -1;
 		}
+		for (int i = 0; i < w->non_error; i++)
+			if (strcmp(w->on_error[i].key, scalar(k)) == 0)
+				return fail(ld, k,
+							"error class '%s' given twice in "
+							"'on_error'",
+							scalar(k));
 		rule = &w->on_error[w->non_error++];
 		rule->key = xstrdup(scalar(k));
 		rule->action = xstrdup(scalar(v));
@@ -1280,7 +1305,13 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	}
 	w->scripts = xcalloc(1, sizeof(*w->scripts));
 	w->nscripts = 1;
-	return parse_script_entry(ld, w, key, node, 0);
+	if (parse_script_entry(ld, w, key, node, 0) < 0)
+		return -1;
+	/* pgbench refuses script@0 when it is the only one: nothing would run */
+	if (w->scripts[0].weight == 0)
+		return fail(ld, lookup(ld, node, "weight"),
+					"total script weight must not be zero %s", ctx);
+	return 0;
 }
 
 static int
