@@ -44,7 +44,8 @@ cmd_open_store(struct cmd_ctx *ctx, bool write)
 							  "another");
 		return NULL;
 	}
-	ctx->store = store_open(ctx->db_path, &ctx->err);
+	ctx->store = write ? store_open(ctx->db_path, &ctx->err)
+					   : store_open_read(ctx->db_path, &ctx->err);
 	return ctx->store;
 }
 

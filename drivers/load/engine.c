@@ -75,8 +75,9 @@ struct client
 	int prep_si; /* next statement to prepare: script, */
 	int prep;    /* and command */
 	bool txn_failed;
-	int fail_class; /* class index of the first error */
-	int fail_cmd;   /* the command that failed */
+	int64_t fail_ns; /* when its error arrived (txn_failed) */
+	int fail_class;  /* class index of the first error */
+	int fail_cmd;    /* the command that failed */
 	enum load_action fail_action;
 	char fail_msg[160]; /* its SQLSTATE and message, for an abort */
 	int tries;          /* of the current transaction, >= 1 */
@@ -435,11 +436,17 @@ static void
 record_txn(struct thread *t, struct client *c, int64_t now)
 {
 	struct engine *e = t->e;
+	/*
+	 * A failure counts at its error, where its class was counted: the two
+	 * then agree second by second, also when the window closes between
+	 * the error and the end of the transaction's rollback.
+	 */
+	int64_t at = c->txn_failed ? c->fail_ns : now;
 	int64_t sec;
 
-	if (now < e->window_start_ns || now > e->window_end_ns)
+	if (at < e->window_start_ns || at > e->window_end_ns)
 		return;
-	sec = second_of(t, now);
+	sec = second_of(t, at);
 	if (c->tries > 1)
 	{
 		t->retried++;
@@ -1227,7 +1234,8 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 				c->fail_cmd = c->cmd;
 				snprintf(c->fail_msg, sizeof(c->fail_msg), "%s %s",
 						 st ? st : "-", m ? m : "error");
-				record_error(t, c->fail_class, clock_now_ns());
+				c->fail_ns = clock_now_ns();
+				record_error(t, c->fail_class, c->fail_ns);
 				if (t->e->p->verbose_errors && t->e->p->debug &&
 					c->fail_action == LOAD_RETRY)
 				{

@@ -347,6 +347,72 @@ fail:
 	return NULL;
 }
 
+struct store *
+store_open_read(const char *path, struct pgc_error *err)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	sqlite3 *mem = NULL;
+	sqlite3_backup *b;
+	int v;
+
+	st->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &st->db,
+						SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+						NULL) != SQLITE_OK)
+	{
+		if (st->db == NULL)
+			error_set(err, PGC_ERR_STORE, "could not open store \"%s\"", path);
+		else
+			db_fail(st, err, "could not open store");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 30000);
+	if (foreign_file(st, err))
+		goto fail;
+	v = user_version(st);
+	if (v > STORE_SCHEMA_VERSION)
+	{
+		error_set(
+			err, PGC_ERR_STORE,
+			"store schema version %d is newer than this pgcliff knows (%d)", v,
+			STORE_SCHEMA_VERSION);
+		error_detail(err, "store: %s", path);
+		error_hint(err, "use a newer pgcliff, or another --db");
+		goto fail;
+	}
+	if (v == STORE_SCHEMA_VERSION)
+		return st;
+	/*
+	 * An older schema: read a copy in memory, migrated there; the file
+	 * keeps its schema until a command that writes migrates it.
+	 */
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK ||
+		(b = sqlite3_backup_init(mem, "main", st->db, "main")) == NULL)
+	{
+		error_set(err, PGC_ERR_STORE, "could not read store \"%s\": %s", path,
+				  mem ? sqlite3_errmsg(mem) : "out of memory");
+		sqlite3_close(mem);
+		goto fail;
+	}
+	sqlite3_backup_step(b, -1);
+	if (sqlite3_backup_finish(b) != SQLITE_OK)
+	{
+		error_set(err, PGC_ERR_STORE, "could not read store \"%s\": %s", path,
+				  sqlite3_errmsg(mem));
+		sqlite3_close(mem);
+		goto fail;
+	}
+	sqlite3_close(st->db);
+	st->db = mem;
+	if (migrate(st, err) < 0)
+		goto fail;
+	return st;
+
+fail:
+	store_close(st);
+	return NULL;
+}
+
 void
 store_close(struct store *st)
 {

@@ -27,6 +27,15 @@ char *store_resolve_path(const char *override, char *buf, size_t size);
 
 /* Open (creating the file and its directory) and migrate.  NULL on error. */
 struct store *store_open(const char *path, struct pgc_error *err);
+
+/*
+ * Open an existing store to read it, and never write to it: read-only,
+ * no WAL switch, no migration of the file (an older schema is read from
+ * a migrated copy in memory).  Another program's SQLite file and a newer
+ * schema are refused.  Writing through the handle fails (or, on the
+ * memory copy of an older schema, goes nowhere): use it to read.
+ */
+struct store *store_open_read(const char *path, struct pgc_error *err);
 void store_close(struct store *st);
 
 struct store_run

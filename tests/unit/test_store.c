@@ -106,6 +106,38 @@ test_upgrade_from_5(const char *dbfile)
 			  SQLITE_OK);
 	sqlite3_close(db);
 
+	/* reading it first changes nothing in the file: read from a migrated
+	 * copy in memory, the file keeps schema 5 */
+	{
+		size_t nb = 0, na = 0;
+		char *before = file_read_all(dbfile, &nb, &err);
+		char *after;
+
+		st = store_open_read(dbfile, &err);
+		CHECK(st != NULL);
+		CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
+		CHECK_INT(store_get_run(st, id, &run, &err), 0);
+		CHECK_STR(run.status, "ok");
+		store_run_row_release(&run);
+		store_close(st);
+		after = file_read_all(dbfile, &na, &err);
+		CHECK(before && after && na == nb && memcmp(before, after, nb) == 0);
+		free(before);
+		free(after);
+		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+		{
+			sqlite3_stmt *s = NULL;
+
+			CHECK_INT(
+				sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL),
+				SQLITE_OK);
+			CHECK_INT(sqlite3_step(s), SQLITE_ROW);
+			CHECK_INT(sqlite3_column_int(s, 0), 5);
+			sqlite3_finalize(s);
+		}
+		sqlite3_close(db);
+	}
+
 	st = store_open(dbfile, &err);
 	CHECK(st != NULL);
 	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
@@ -161,6 +193,25 @@ test_upgrade_from_5(const char *dbfile)
 		CHECK_INT(store_get_run(st, id2, &run, &err), 0);
 		CHECK_STR(run.measure, "reads.p99");
 		store_run_row_release(&run);
+	}
+	store_close(st);
+	/* a current store read-only: reads work, writes are refused */
+	st = store_open_read(dbfile, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_get_run(st, id, &run, &err), 0);
+	store_run_row_release(&run);
+	{
+		struct store_run r;
+		int64_t id3;
+
+		memset(&r, 0, sizeof(r));
+		r.recipe = "ro";
+		r.recipe_text = "recipe: ro\n";
+		r.recipe_sha256 = "0";
+		r.command_line = "pgcliff run";
+		error_clear(&err);
+		CHECK_INT(store_run_begin(st, &r, &id3, &err), -1);
+		CHECK_INT(err.kind, PGC_ERR_STORE);
 	}
 	store_close(st);
 	unlink(dbfile);
