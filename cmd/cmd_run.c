@@ -795,62 +795,6 @@ struct until
 	struct pgc_error err; /* a look that failed */
 };
 
-/* One candidate against the baseline at CONF; its outcome, or -1. */
-static int
-judge_pair(struct until *u, const struct run *r, int cand, double conf,
-		   struct strbuf *detail)
-{
-	struct cmp_side a, b;
-	struct cmp_query q;
-	struct cmp_result res;
-	struct cmp_labels labels;
-	int out = -1;
-
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&q, 0, sizeof(q));
-	a.text = run_variant_name(r, 0);
-	a.s.run_id = b.s.run_id = run_id(r);
-	a.s.variant = run_variant_name(r, 0);
-	b.text = b.s.variant = run_variant_name(r, cand);
-	a.block_hi = b.block_hi = -1;
-	q.conf = conf;
-	q.conf_set = true;
-	q.on_geomean = u->o->on_geomean;
-	q.on_set = true;
-	q.seed = 5432; /* gate's default: the stored run is judged alike */
-	if (compare_stored(u->store, &a, &b, &q, &res, &labels, &u->err) == 0)
-	{
-		out = (int) res.outcome;
-		strbuf_addf(detail, "%s%s/%s %s", detail->len ? "; " : "",
-					run_variant_name(r, cand), run_variant_name(r, 0),
-					res.outcome == CMP_OUTCOME_REGRESSION ? "REGRESSION"
-					: res.outcome == CMP_OUTCOME_NO_REGRESSION
-						? "NO-REGRESSION"
-						: "INCONCLUSIVE");
-		for (int i = 0; i < res.npoints; i++)
-		{
-			const struct cmp_point *p = &res.points[i];
-
-			if (p->verdict == CMP_MISSING)
-				continue;
-			strbuf_addf(detail, ", %s%s%s %d: %.3f [%.3f, %.3f] %s",
-						p->workload, p->window ? " " : "",
-						p->window ? p->window : "", p->clients, p->r.ratio,
-						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
-		}
-		for (int i = 0; i < res.ncurves && q.on_geomean; i++)
-			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",
-						res.curves[i].workload, res.curves[i].geo_ratio,
-						res.curves[i].geo_lo, res.curves[i].geo_hi,
-						cmp_verdict_name(res.curves[i].geo_verdict));
-		compare_result_free(&res);
-	}
-	cmp_side_release(&a);
-	cmp_side_release(&b);
-	return out;
-}
-
 static bool
 on_block_done(void *arg, const struct run *r, int blocks)
 {
@@ -860,27 +804,24 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	double conf = seq_conf_at(&u->design, blocks);
 	struct strbuf detail = STRBUF_INIT;
 	struct store_look look;
-	bool any_reg = false, all_no = true, last = blocks >= run_nblocks(r);
+	const char **names;
+	bool last = blocks >= run_nblocks(r);
 	const char *stop = NULL;
 	struct pgc_error ignored;
 
 	if (blocks < 2)
 		return false; /* one block says nothing of its spread */
-	for (int v = 1; v < run_nvariants(r); v++)
+	names = xcalloc((size_t) run_nvariants(r), sizeof(char *));
+	for (int v = 0; v < run_nvariants(r); v++)
+		names[v] = run_variant_name(r, v);
+	if (compare_look(u->store, run_id(r), names, run_nvariants(r), conf,
+					 u->o->on_geomean, &u->outcome, &detail, &u->err) < 0)
 	{
-		int out = judge_pair(u, r, v, conf, &detail);
-
-		if (out < 0)
-		{
-			strbuf_release(&detail);
-			return true; /* the store failed: stop, say so at the end */
-		}
-		any_reg = any_reg || out == CMP_OUTCOME_REGRESSION;
-		all_no = all_no && out == CMP_OUTCOME_NO_REGRESSION;
+		free(names);
+		strbuf_release(&detail);
+		return true; /* the store failed: stop, say so at the end */
 	}
-	u->outcome = any_reg  ? CMP_OUTCOME_REGRESSION
-				 : all_no ? CMP_OUTCOME_NO_REGRESSION
-						  : CMP_OUTCOME_INCONCLUSIVE;
+	free(names);
 	u->decided = u->outcome != CMP_OUTCOME_INCONCLUSIVE;
 	/* another block would take about as long as the last one did */
 	if (u->decided)

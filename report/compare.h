@@ -260,6 +260,18 @@ int compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 void cmp_side_release(struct cmp_side *sd);
 
 /*
+ * One look of run RUN_ID (run --until-decided): VARIANTS[0] against each
+ * of VARIANTS[1..] at confidence CONF, as gate judges them (per point, or
+ * ON_GEOMEAN).  *OUTCOME: REGRESSION if any is, NO-REGRESSION if all
+ * are, INCONCLUSIVE otherwise; each pair's verdicts for people appended
+ * to DETAIL.  -1 with ERR.
+ */
+int compare_look(struct store *st, int64_t run_id, const char *const *variants,
+				 int nvariants, double conf, bool on_geomean,
+				 enum cmp_outcome *outcome, struct strbuf *detail,
+				 struct pgc_error *err);
+
+/*
  * The metric M of a stored point, in tps or ms (p95 decoded from its
  * histogram); NAN when it has none.  The one reading of a point's metric.
  */

@@ -354,3 +354,83 @@ cmp_side_release(struct cmp_side *sd)
 	sd->kept = NULL;
 	sd->skipped_aborted = 0;
 }
+
+/* One candidate against the baseline at CONF, its verdicts into DETAIL. */
+static int
+look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
+		  double conf, bool on_geomean, enum cmp_outcome *outcome,
+		  struct strbuf *detail, struct pgc_error *err)
+{
+	struct cmp_side a, b;
+	struct cmp_query q;
+	struct cmp_result res;
+	struct cmp_labels labels;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&q, 0, sizeof(q));
+	a.text = a.s.variant = base;
+	b.text = b.s.variant = cand;
+	a.s.run_id = b.s.run_id = run_id;
+	a.block_hi = b.block_hi = -1;
+	q.conf = conf;
+	q.conf_set = true;
+	q.on_geomean = on_geomean;
+	q.on_set = true;
+	q.seed = 5432; /* gate's default: the stored run is judged alike */
+	rc = compare_stored(st, &a, &b, &q, &res, &labels, err);
+	if (rc == 0)
+	{
+		*outcome = res.outcome;
+		strbuf_addf(detail, "%s%s/%s %s", detail->len ? "; " : "", cand, base,
+					res.outcome == CMP_OUTCOME_REGRESSION ? "REGRESSION"
+					: res.outcome == CMP_OUTCOME_NO_REGRESSION
+						? "NO-REGRESSION"
+						: "INCONCLUSIVE");
+		for (int i = 0; i < res.npoints; i++)
+		{
+			const struct cmp_point *p = &res.points[i];
+
+			if (p->verdict == CMP_MISSING)
+				continue;
+			strbuf_addf(detail, ", %s%s%s %d: %.3f [%.3f, %.3f] %s",
+						p->workload, p->window ? " " : "",
+						p->window ? p->window : "", p->clients, p->r.ratio,
+						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
+		}
+		for (int i = 0; i < res.ncurves && on_geomean; i++)
+			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",
+						res.curves[i].workload, res.curves[i].geo_ratio,
+						res.curves[i].geo_lo, res.curves[i].geo_hi,
+						cmp_verdict_name(res.curves[i].geo_verdict));
+		compare_result_free(&res);
+	}
+	cmp_side_release(&a);
+	cmp_side_release(&b);
+	return rc;
+}
+
+int
+compare_look(struct store *st, int64_t run_id, const char *const *variants,
+			 int nvariants, double conf, bool on_geomean,
+			 enum cmp_outcome *outcome, struct strbuf *detail,
+			 struct pgc_error *err)
+{
+	bool any_regression = false, all_decided_no = true;
+
+	for (int v = 1; v < nvariants; v++)
+	{
+		enum cmp_outcome o;
+
+		if (look_pair(st, run_id, variants[0], variants[v], conf, on_geomean,
+					  &o, detail, err) < 0)
+			return -1;
+		any_regression = any_regression || o == CMP_OUTCOME_REGRESSION;
+		all_decided_no = all_decided_no && o == CMP_OUTCOME_NO_REGRESSION;
+	}
+	*outcome = any_regression   ? CMP_OUTCOME_REGRESSION
+			   : all_decided_no ? CMP_OUTCOME_NO_REGRESSION
+								: CMP_OUTCOME_INCONCLUSIVE;
+	return 0;
+}
