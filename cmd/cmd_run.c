@@ -791,8 +791,7 @@ struct until
 	int64_t t0_ns;
 	int looks;
 	enum cmp_outcome outcome; /* of the last look */
-	bool decided;
-	struct pgc_error err; /* a look that failed */
+	struct pgc_error err;     /* a look that failed */
 };
 
 static bool
@@ -807,7 +806,6 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	const char **names;
 	bool last = blocks >= run_nblocks(r);
 	const char *stop = NULL;
-	struct pgc_error ignored;
 
 	if (blocks < 2)
 		return false; /* one block says nothing of its spread */
@@ -822,9 +820,8 @@ on_block_done(void *arg, const struct run *r, int blocks)
 		return true; /* the store failed: stop, say so at the end */
 	}
 	free(names);
-	u->decided = u->outcome != CMP_OUTCOME_INCONCLUSIVE;
-	/* another block would take about as long as the last one did */
-	if (u->decided)
+	/* another block would take about as long as the blocks so far did */
+	if (u->outcome != CMP_OUTCOME_INCONCLUSIVE)
 		stop = "decided";
 	else if (last)
 		stop = "max-repeats";
@@ -840,7 +837,9 @@ on_block_done(void *arg, const struct run *r, int blocks)
 															 : "INCONCLUSIVE";
 	look.stop = stop;
 	look.detail = detail.buf;
-	store_look_add(u->store, run_id(r), &look, &ignored);
+	/* a look that cannot be stored stops the run: nothing is lost quietly */
+	if (store_look_add(u->store, run_id(r), &look, &u->err) < 0)
+		stop = "store failed";
 	fprintf(stderr,
 			"look %d after %d block%s (%.1f %% intervals, %.0f s of %.0f s "
 			"budget): %s%s%s\n  %s\n",
