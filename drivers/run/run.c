@@ -58,7 +58,6 @@ struct run
 	int nrows;
 	int aborted_clients;
 	char abort_reason[1024];
-	bool stopped_early; /* block_done() said so */
 	bool has_finish_err;
 	struct pgc_error finish_err;
 };
@@ -376,12 +375,6 @@ int
 run_nblocks(const struct run *r)
 {
 	return r->repeat;
-}
-
-bool
-run_stopped_early(const struct run *r)
-{
-	return r->stopped_early;
 }
 
 /* ------------------------------------------------------------ targets */
@@ -1185,16 +1178,11 @@ run_points(struct run *r, struct pgc_error *err)
 			break;
 		}
 		result = run_step(r, order, wl, err);
-		/* a block ends where the next step belongs to another */
-		if (result == 0 && r->c.block_done && order + 1 < r->nplan &&
-			r->plan[order + 1].block != block &&
+		/* a block ends where the next step belongs to another, or last */
+		if (result == 0 && r->c.block_done &&
+			(order + 1 == r->nplan || r->plan[order + 1].block != block) &&
 			r->c.block_done(r->c.block_arg, r, block + 1))
-		{
-			r->stopped_early = true;
 			break;
-		}
-		if (result == 0 && r->c.block_done && order + 1 == r->nplan)
-			r->c.block_done(r->c.block_arg, r, block + 1);
 	}
 	free(wl);
 	return result;

@@ -186,8 +186,6 @@ int run_nvariants(const struct run *r);
 const char *run_variant_name(const struct run *r, int i);
 /* The blocks (repeats) the plan holds at most. */
 int run_nblocks(const struct run *r);
-/* True when block_done() stopped the run before its last block. */
-bool run_stopped_early(const struct run *r);
 
 /*
  * Execute: build, store the run row in STORE (open for writing) with
