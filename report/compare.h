@@ -241,9 +241,6 @@ struct cmp_query
 	uint64_t seed;
 	bool on_geomean;
 	bool on_set; /* false: a sequential run's own "on" (points, geomean) */
-	/* out: the confidence the verdicts were reached at */
-	double conf_used;
-	int seq_blocks; /* and, for a sequential run, after how many blocks */
 };
 
 /*
@@ -255,7 +252,7 @@ struct cmp_query
  * (PGC_ERR_USAGE for a selection with nothing to judge).
  */
 int compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
-				   struct cmp_query *q, struct cmp_result *res,
+				   const struct cmp_query *q, struct cmp_result *res,
 				   struct cmp_labels *labels, struct pgc_error *err);
 void cmp_side_release(struct cmp_side *sd);
 

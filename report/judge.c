@@ -233,26 +233,27 @@ run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
 }
 
 /*
- * The confidence to judge at: Q's, or, for one run made with
- * --until-decided (its plan names the design) judged on its own blocks,
- * the confidence of the look after the blocks it has: gate then says of
- * the stored run what the run said of itself.
+ * The confidence and the "on" to judge at: Q's, or, for one run made
+ * with --until-decided (its plan names the design) judged on its own
+ * blocks, those of the look after the blocks it has, where Q does not
+ * set them: gate then says of the stored run what the run said of itself.
  */
-static double
-sequential_conf(struct store *st, const struct cmp_side *a,
-				const struct cmp_side *b, struct cmp_query *q)
+static void
+judge_as_stored(struct store *st, const struct cmp_side *a,
+				const struct cmp_side *b, const struct cmp_query *q,
+				double *conf, bool *on_geomean)
 {
 	struct store_run_row run;
 	struct pgc_error ignored;
 	json_t *plan, *seq;
 	int blocks = 0;
 
-	q->conf_used = q->conf;
-	q->seq_blocks = 0;
-	if (q->conf_set || a->nruns != 1 || b->nruns != 1 ||
+	*conf = q->conf;
+	*on_geomean = q->on_geomean;
+	if ((q->conf_set && q->on_set) || a->nruns != 1 || b->nruns != 1 ||
 		a->runs[0] != b->runs[0] || a->block_hi >= 0 || b->block_hi >= 0 ||
 		store_get_run(st, a->runs[0], &run, &ignored) < 0)
-		return q->conf;
+		return;
 	plan = run.plan ? json_loads(run.plan, 0, NULL) : NULL;
 	seq = json_object_get(plan, "sequential");
 	for (int i = 0; i < a->nsamples; i++)
@@ -262,27 +263,22 @@ sequential_conf(struct store *st, const struct cmp_side *a,
 	{
 		struct seq_design d = seq_design_default(
 			(int) json_integer_value(json_object_get(seq, "max_blocks")));
+		const char *on = json_string_value(json_object_get(seq, "on"));
 
 		d.alpha = json_real_value(json_object_get(seq, "alpha"));
 		d.rho = json_real_value(json_object_get(seq, "rho"));
-		const char *on = json_string_value(json_object_get(seq, "on"));
-
-		if (seq_conf_at(&d, blocks) > 0)
-		{
-			q->conf_used = seq_conf_at(&d, blocks);
-			q->seq_blocks = blocks;
-		}
+		if (!q->conf_set && seq_conf_at(&d, blocks) > 0)
+			*conf = seq_conf_at(&d, blocks);
 		if (!q->on_set && on)
-			q->on_geomean = strcmp(on, "geomean") == 0;
+			*on_geomean = strcmp(on, "geomean") == 0;
 	}
 	json_decref(plan);
 	store_run_row_release(&run);
-	return q->conf_used;
 }
 
 int
 compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
-			   struct cmp_query *q, struct cmp_result *res,
+			   const struct cmp_query *q, struct cmp_result *res,
 			   struct cmp_labels *labels, struct pgc_error *err)
 {
 	const char *recipe = NULL, *measure_workload = NULL;
@@ -327,8 +323,7 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	}
 	co.metric = metric;
 	co.margin = q->margin > 0 ? q->margin : cmp_metric_default_margin(metric);
-	co.conf = sequential_conf(st, a, b, q);
-	co.on_geomean = q->on_geomean;
+	judge_as_stored(st, a, b, q, &co.conf, &co.on_geomean);
 	co.seed = q->seed;
 	compare_samples(a->samples, a->nsamples, b->samples, b->nsamples, &co,
 					res);

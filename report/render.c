@@ -376,9 +376,6 @@ json_opt_int(bool have, int v)
 	return have ? json_integer(v) : json_null();
 }
 
-/* text from the store may be anything: pjson_str() keeps it valid */
-#define json_opt_str pjson_str
-
 static json_t *
 json_side_curve(const struct cmp_side_curve *c)
 {
@@ -405,7 +402,7 @@ json_point(const struct cmp_point *p)
 	bool missing = p->verdict == CMP_MISSING;
 	json_t *o =
 		json_pack("{s:i, s:o, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o}",
-				  "clients", p->clients, "window", json_opt_str(p->window),
+				  "clients", p->clients, "window", pjson_str(p->window),
 				  "n_baseline", p->na, "n_candidate", p->nb, "paired",
 				  p->paired, "median_baseline", json_num(p->median_a, "%.6g"),
 				  "median_candidate", json_num(p->median_b, "%.6g"), "ratio",
@@ -471,7 +468,7 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		json_array_append_new(workloads, json_workload(r, &r->curves[ci]));
 	doc = json_pack(
 		"{s:i, s:o, s:o, s:o, s:s, s:s, s:b, s:o, s:o, s:b, s:I}",
-		"pgcliff_compare", CMP_JSON_VERSION, "recipe", json_opt_str(l->recipe),
+		"pgcliff_compare", CMP_JSON_VERSION, "recipe", pjson_str(l->recipe),
 		"baseline", pjson_str(l->a), "candidate", pjson_str(l->b), "gated_on",
 		o->on_geomean ? "geomean" : "points", "metric",
 		cmp_metric_name(o->metric), "higher_is_better",
