@@ -4,6 +4,7 @@
  * between fork() and exec() only async-signal-safe calls are allowed.
  */
 #include "cluster.h"
+#include "cluster_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -489,39 +490,13 @@ fail:
 	return NULL;
 }
 
-/* The first value of a one-row query, or NULL (err filled). */
-static char *
-query_value(const char *const *kw, const char *const *val, const char *sql,
-			struct pgc_error *err)
-{
-	PGconn *conn = PQconnectdbParams(kw, val, 0);
-	PGresult *res;
-	char *out = NULL;
-
-	res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
-	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
-		!PQgetisnull(res, 0, 0))
-		out = xstrdup(PQgetvalue(res, 0, 0));
-	else
-	{
-		char msg[300];
-
-		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn));
-		msg[strcspn(msg, "\n")] = '\0';
-		error_set(err, PGC_ERR_UNAVAILABLE, "%s: %s", sql,
-				  msg[0] ? msg : "no value");
-	}
-	PQclear(res);
-	PQfinish(conn);
-	return out;
-}
-
 int
 cluster_wait_replay_params(const char *const *pkw, const char *const *pval,
 						   const char *const *skw, const char *const *sval,
 						   int timeout_s, struct pgc_error *err)
 {
-	char *lsn = query_value(pkw, pval, "SELECT pg_current_wal_lsn()", err);
+	char *lsn = cluster_query_one(pkw, pval, "SELECT pg_current_wal_lsn()",
+								  "primary", err);
 	char sql[160];
 	int64_t deadline = clock_now_ns() + (int64_t) timeout_s * 1000000000;
 
@@ -531,7 +506,7 @@ cluster_wait_replay_params(const char *const *pkw, const char *const *pval,
 			 "SELECT pg_last_wal_replay_lsn() >= '%s'::pg_lsn", lsn);
 	for (;;)
 	{
-		char *done = query_value(skw, sval, sql, err);
+		char *done = cluster_query_one(skw, sval, sql, "standby", err);
 		bool ok = done && strcmp(done, "t") == 0;
 
 		free(done);

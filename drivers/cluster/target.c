@@ -5,6 +5,7 @@
  * pgc_error.  See cluster.h.  Knows nothing of recipes or the store.
  */
 #include "cluster.h"
+#include "cluster_int.h"
 
 #include "pjson.h"
 
@@ -192,12 +193,11 @@ parse_conninfo(struct target_node *n, const char *conninfo, const char *what,
 	return 0;
 }
 
-/* One value of a one-row query on node N, or NULL with err. */
-static char *
-query_one(const struct target_node *n, const char *sql, const char *what,
-		  struct pgc_error *err)
+char *
+cluster_query_one(const char *const *kw, const char *const *val,
+				  const char *sql, const char *what, struct pgc_error *err)
 {
-	PGconn *conn = cluster_connect(n->kw, n->val, what, err);
+	PGconn *conn = cluster_connect(kw, val, what, err);
 	PGresult *res;
 	char *out = NULL;
 
@@ -230,16 +230,18 @@ check_external_standby(struct target *t, struct pgc_error *err)
 	char *state, *pid = NULL;
 	int rc = -1;
 
-	state = query_one(&t->node[TARGET_STANDBY],
-					  "SELECT pg_is_in_recovery()::text || ' ' ||"
-					  " coalesce((SELECT status FROM pg_stat_wal_receiver),"
-					  " 'none') || ' ' || system_identifier"
-					  " FROM pg_control_system()",
-					  "standby", err);
+	state = cluster_query_one(
+		t->node[TARGET_STANDBY].kw, t->node[TARGET_STANDBY].val,
+		"SELECT pg_is_in_recovery()::text || ' ' ||"
+		" coalesce((SELECT status FROM pg_stat_wal_receiver),"
+		" 'none') || ' ' || system_identifier"
+		" FROM pg_control_system()",
+		"standby", err);
 	if (state)
-		pid = query_one(&t->node[TARGET_PRIMARY],
-						"SELECT system_identifier FROM pg_control_system()",
-						"primary", err);
+		pid = cluster_query_one(
+			t->node[TARGET_PRIMARY].kw, t->node[TARGET_PRIMARY].val,
+			"SELECT system_identifier FROM pg_control_system()", "primary",
+			err);
 	if (state && pid)
 	{
 		char rec[8] = "", status[32] = "", sysid[32] = "";
