@@ -787,9 +787,8 @@ struct until
 {
 	const struct run_opts *o;
 	struct store *store;
-	struct seq_design design;
+	const struct seq_design *design; /* the run's, in its config */
 	int64_t t0_ns;
-	int looks;
 	enum cmp_outcome outcome; /* of the last look */
 	struct pgc_error err;     /* a look that failed */
 };
@@ -800,7 +799,7 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	struct until *u = arg;
 	int64_t now = clock_now_ns();
 	int64_t budget = u->o->budget_ns ? u->o->budget_ns : 1200 * 1000000000LL;
-	double conf = seq_conf_at(&u->design, blocks);
+	double conf = seq_conf_at(u->design, blocks);
 	struct strbuf detail = STRBUF_INIT;
 	struct store_look look;
 	const char **names;
@@ -828,7 +827,7 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	else if (now - u->t0_ns + (now - u->t0_ns) / blocks > budget)
 		stop = "budget";
 	memset(&look, 0, sizeof(look));
-	look.look = ++u->looks;
+	look.look = blocks - 1; /* the first look is after block 2 */
 	look.blocks = blocks;
 	look.confidence = conf;
 	look.elapsed_s = (double) (now - u->t0_ns) / 1e9;
@@ -937,9 +936,8 @@ run_fn(int argc, char **argv)
 		/* the plan holds the most blocks; the looks stop it earlier */
 		c.repeat = o.max_repeats ? o.max_repeats : 10;
 		until.o = &o;
-		until.design = seq_design_default(c.repeat);
-		c.seq_alpha = until.design.alpha;
-		c.seq_rho = until.design.rho;
+		c.seq = seq_design_default(c.repeat);
+		until.design = &c.seq;
 		c.seq_geomean = o.on_geomean;
 		c.block_done = on_block_done;
 		c.block_arg = &until;

@@ -1266,11 +1266,11 @@ plan_json(const struct run *r)
 																 : "never",
 					"steps", steps);
 	/* how the blocks are judged, for gate to judge the run the same way */
-	if (r->c.seq_alpha > 0)
+	if (r->c.seq.alpha > 0)
 		json_object_set_new(
 			doc, "sequential",
-			json_pack("{s:f, s:f, s:i, s:s}", "alpha", r->c.seq_alpha, "rho",
-					  r->c.seq_rho, "max_blocks", r->repeat, "on",
+			json_pack("{s:f, s:f, s:i, s:s}", "alpha", r->c.seq.alpha, "rho",
+					  r->c.seq.rho, "max_blocks", r->repeat, "on",
 					  r->c.seq_geomean ? "geomean" : "points"));
 	return json_text(doc);
 }

@@ -22,6 +22,7 @@
 #include "pginit.h"
 #include "recipe.h"
 #include "report.h"
+#include "sequential.h"
 #include "store.h"
 
 /* ---------------------------------------------------------------------
@@ -118,8 +119,7 @@ struct run_config
 	 * plan so that gate reads the run as the run judged itself; alpha 0:
 	 * none.
 	 */
-	double seq_alpha;
-	double seq_rho;
+	struct seq_design seq;
 	bool seq_geomean; /* decided by each workload's geometric mean */
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
