@@ -84,6 +84,12 @@ const struct cmd cmd_run = {
 		"                          not in the build cache is built first\n"
 		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
+		"      --placement free|split|SERVER/DRIVER\n"
+		"                          the CPUs of the managed servers and of the\n"
+		"                          driver: as the scheduler likes (free), the\n"
+		"                          CPUs halved (split), or two CPU lists such\n"
+		"                          as 0/1 or 0-3/4-7 (over the recipe's)\n",
+	.usage2 =
 		"      --until-decided     with variants: add blocks until the first\n"
 		"                          variant against each other one is decided\n"
 		"                          (judged after every block with alpha\n"
@@ -95,11 +101,6 @@ const struct cmd cmd_run = {
 		"                          point (default), or each workload's\n"
 		"                          geometric mean over the sweep\n"
 		"  -q, --quiet             no per-point summary lines\n"
-		"\n"
-		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
-		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
-		"(the finished points are stored).\n",
-	.usage2 =
 		"\n"
 		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):\n"
 		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
@@ -123,7 +124,11 @@ const struct cmd cmd_run = {
 		"                          on_error: sets other classes\n"
 		"      --format pgbench    print what pgbench 15 prints for the same\n"
 		"                          options, and nothing else (one point, one\n"
-		"                          workload); pgcliff's own lines go to stderr\n",
+		"                          workload); pgcliff's own lines go to stderr\n"
+		"\n"
+		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
+		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
+		"(the finished points are stored).\n",
 	.fn = run_fn,
 };
 
@@ -168,6 +173,8 @@ struct run_opts
 	bool random_seed_given; /* --random-seed: say so, as pgbench does */
 	uint64_t seed;
 	bool keep_logs;
+	bool placement_set; /* --placement */
+	struct placement placement;
 	bool quiet;
 	bool until_decided;  /* --until-decided: blocks until the gate decides */
 	int64_t budget_ns;   /* --budget: at most this long (0: 20 min) */
@@ -253,6 +260,7 @@ enum
 	OPT_TARGET,
 	OPT_SEED,
 	OPT_KEEP_LOGS,
+	OPT_PLACEMENT,
 	OPT_VARIANT,
 	OPT_RANDOM_SEED,
 	OPT_INIT_SCALE,
@@ -456,6 +464,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"target", required_argument, NULL, OPT_TARGET},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
+		{"placement", required_argument, NULL, OPT_PLACEMENT},
 		{"variant", required_argument, NULL, OPT_VARIANT},
 		{"random-seed", required_argument, NULL, OPT_RANDOM_SEED},
 		{"transactions", required_argument, NULL, 't'},
@@ -579,6 +588,17 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_KEEP_LOGS:
 				o->keep_logs = true;
 				break;
+			case OPT_PLACEMENT:
+			{
+				struct pgc_error perr;
+
+				error_clear(&perr);
+				if (placement_parse(optarg, &o->placement, &perr) < 0)
+					return cmd_usage_error(&cmd_run, "%s (%s)", perr.message,
+										   perr.hint);
+				o->placement_set = true;
+				break;
+			}
 			case OPT_SOURCE:
 				o->source = optarg;
 				break;
@@ -883,6 +903,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->defines = o->defines;
 	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
+	c->placement = o->placement_set ? &o->placement : NULL;
 	c->interrupt = &cmd_interrupted;
 	c->on_event = on_event;
 }

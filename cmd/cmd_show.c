@@ -54,6 +54,23 @@ json_str(const json_t *j, const char *key)
 	return json_string_value(json_object_get(j, key));
 }
 
+/* Where the run's servers and driver ran (runs before placement: none). */
+static void
+print_placement(const char *plan_text)
+{
+	json_t *plan = json_of(plan_text);
+	const json_t *p = json_object_get(plan, "placement");
+	const char *mode = json_str(p, "mode");
+
+	if (mode && strcmp(mode, "free") == 0)
+		printf("placement: free (the scheduler's)\n");
+	else if (mode)
+		printf("placement: %s, servers on CPU %s, driver on CPU %s\n", mode,
+			   json_str(p, "server") ? json_str(p, "server") : "?",
+			   json_str(p, "driver") ? json_str(p, "driver") : "?");
+	json_decref(plan);
+}
+
 /* KEY's value of J (a list) as one line of JSON after LABEL. */
 static void
 print_json_list(const json_t *j, const char *key, const char *label)
@@ -498,6 +515,7 @@ show_fn(int argc, char **argv)
 	printf("pgcliff:  %s, seed %" PRIu64 "\n", run.tool_version,
 		   (uint64_t) run.seed);
 	printf("host:     %s\n", run.host);
+	print_placement(run.plan);
 	if (store_get_variants(st, id, &vars, &nv, err) == 0)
 		for (int i = 0; i < nv; i++)
 		{

@@ -37,6 +37,8 @@ struct cluster
 	uid_t uid;
 	gid_t gid;
 	pid_t pid; /* postmaster, 0 when not running */
+	bool pinned;
+	struct cpu_mask cpus; /* when pinned: every child runs on these */
 };
 
 /* "DIR/NAME" into OUT; false when it does not fit. */
@@ -111,6 +113,9 @@ spawn(const struct child_spec *cs, struct pgc_error *err)
 		if (getppid() != parent)
 			_exit(1);
 	}
+	if (cs->c->pinned && placement_apply_in_child(&cs->c->cpus) != 0)
+		child_fail(STDERR_FILENO, "could not pin the server to its CPUs",
+				   errno);
 	if (chdir(cs->c->dir) != 0)
 		child_fail(
 			STDERR_FILENO,
@@ -310,6 +315,11 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 	c->port = o->port ? o->port : 5432;
 	snprintf(c->port_str, sizeof(c->port_str), "%d", c->port);
 	c->start_timeout_s = o->start_timeout_s ? o->start_timeout_s : 60;
+	if (o->cpus)
+	{
+		c->pinned = true;
+		c->cpus = *o->cpus;
+	}
 
 	if (o->os_user)
 	{

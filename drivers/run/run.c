@@ -60,6 +60,10 @@ struct run
 	char abort_reason[1024];
 	bool has_finish_err;
 	struct pgc_error finish_err;
+	/* where servers and driver run, resolved on this machine */
+	struct placement placement;
+	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
+	struct cpu_mask old_cpus;
 };
 
 /* ------------------------------------------------------------- events */
@@ -310,6 +314,39 @@ collect_defines(struct run *r, struct pgc_error *err)
 	return result;
 }
 
+/*
+ * The placement of the run: --placement over the recipe's, turned into
+ * CPUs of this machine.  A recipe's that cannot be met is an error at its
+ * line; with external servers only the driver can be pinned.
+ */
+static int
+resolve_placement(struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	bool from_recipe = r->c.placement == NULL && rc->has_placement;
+	int side;
+
+	if (r->c.placement)
+		r->placement = *r->c.placement;
+	else if (rc->has_placement)
+		r->placement = rc->placement;
+	else
+		return 0;
+	if (placement_resolve(&r->placement, &side, err) < 0)
+	{
+		if (from_recipe)
+		{
+			const struct recipe_pos *at =
+				side >= 0 ? &rc->placement_list_pos[side] : &rc->placement_pos;
+
+			err->kind = PGC_ERR_RECIPE;
+			error_at(err, rc->path, at->line, at->col, 1);
+		}
+		return -1;
+	}
+	return 0;
+}
+
 struct run *
 run_new(const struct run_config *c, struct pgc_error *err)
 {
@@ -342,6 +379,8 @@ run_new(const struct run_config *c, struct pgc_error *err)
 	r->targets = xcalloc((size_t) r->nvars, sizeof(*r->targets));
 	for (int i = 0; i < r->nvars; i++)
 		r->targets[i].v = &r->vars[i];
+	if (resolve_placement(r, err) < 0)
+		goto fail;
 	r->nsweep = c->nclients ? c->nclients : rc->nsweep_clients;
 	r->sweep = c->nclients ? c->clients : rc->sweep_clients;
 	r->repeat = c->repeat ? c->repeat : rc->repeat;
@@ -490,6 +529,11 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 	spec.standby = rc->topology == RECIPE_TOPO_PRIMARY_STANDBY;
 	if (v->target)
 	{
+		if (r->placement.mode != PLACEMENT_FREE)
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "placement: the server of %s is external; only the "
+					  "driver is pinned",
+					  v->name);
 		if (rc->ngucs > 0)
 			emit_text(r, RUN_EV_NOTE, NULL,
 					  "the recipe's server settings (%s, ...) are not "
@@ -505,6 +549,8 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 			goto out;
 		spec.bindir = v->bindir;
 		spec.os_user = r->c.os_user;
+		if (r->placement.mode != PLACEMENT_FREE)
+			spec.cpus = &r->placement.server;
 		spec.gucs = gucs;
 		spec.ngucs = n;
 		spec.primary_gucs = pg;
@@ -1237,6 +1283,22 @@ build_variants(struct run *r, struct pgc_error *err)
 	return variants_build(r->vars, r->nvars, source, &bo, err);
 }
 
+/* {"mode": "split", "server": "0", "driver": "1"}; free: the mode alone */
+static json_t *
+placement_json(const struct placement *p)
+{
+	json_t *o = json_pack("{s:s}", "mode", placement_mode_name(p->mode));
+	char list[512];
+
+	if (p->mode == PLACEMENT_FREE)
+		return o;
+	cpu_mask_format(&p->server, list, sizeof(list));
+	json_object_set_new(o, "server", json_string(list));
+	cpu_mask_format(&p->driver, list, sizeof(list));
+	json_object_set_new(o, "driver", json_string(list));
+	return o;
+}
+
 /* The plan as JSON, stored with the run. */
 static char *
 plan_json(const struct run *r)
@@ -1265,6 +1327,7 @@ plan_json(const struct run *r)
 					r->nvars > 1 && r->recipe->restart_per_block ? "block"
 																 : "never",
 					"steps", steps);
+	json_object_set_new(doc, "placement", placement_json(&r->placement));
 	/* how the blocks are judged, for gate to judge the run the same way */
 	if (r->c.seq.alpha > 0)
 		json_object_set_new(
@@ -1370,6 +1433,14 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	raise_nofile();
 	if (build_variants(r, err) < 0 || begin_run(r, err) < 0)
 		goto out;
+	/* after the builds (they use every CPU), before any server starts:
+	 * the engine's threads and the servers' children inherit this */
+	if (r->placement.mode != PLACEMENT_FREE)
+	{
+		if (placement_pin_self(&r->placement.driver, &r->old_cpus, err) < 0)
+			goto out;
+		r->pinned = true;
+	}
 	if (prepare_targets(r, err) < 0)
 	{
 		/* a Ctrl-C while a server starts is an interruption, whatever
@@ -1393,6 +1464,11 @@ out:
 	if (err->kind == PGC_ERR_INTERRUPTED)
 		r->status = "interrupted";
 	close_targets(r, result < 0);
+	if (r->pinned)
+	{
+		placement_restore(&r->old_cpus);
+		r->pinned = false;
+	}
 	if (r->run_id > 0)
 	{
 		char text[sizeof(err->message) + sizeof(err->detail) + 16];

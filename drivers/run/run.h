@@ -106,6 +106,8 @@ struct run_config
 	char *const *defines; /* -D NAME=VALUE */
 	int ndefines;
 	bool keep_logs;
+	/* --placement: NULL = the recipe's placement: (free if none) */
+	const struct placement *placement;
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
 	/*
 	 * Called after each whole block (every variant measured once, all of

@@ -38,7 +38,8 @@ static const char *const top_keys[] = {
 	"reset",         "primary",     "standby",   "duration", "warmup",
 	"repeat",        "workloads",   "sweep",     "measure",  "variants",
 	"restart",       "windows",     "variables", "init",     "source",
-	"run_workloads", NULL};
+	"run_workloads", "placement",   NULL};
+static const char *const placement_keys[] = {"server", "driver", NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
@@ -1566,6 +1567,66 @@ check_transactions(struct loader *ld, const yaml_node_t *root)
 	return -1;
 }
 
+/*
+ * placement: free | split | SERVER/DRIVER, or {server: LIST, driver:
+ * LIST}.  Only the form is checked here: which CPUs exist is the run's
+ * machine's business (placement_resolve()).
+ */
+static int
+parse_placement(struct loader *ld, const yaml_node_t *v)
+{
+	struct recipe *r = ld->r;
+	struct pgc_error perr;
+	size_t bad = 0;
+
+	r->has_placement = true;
+	r->placement_pos = pos_of(v);
+	r->placement_list_pos[0] = r->placement_list_pos[1] = pos_of(v);
+	error_clear(&perr);
+	if (v->type == YAML_SCALAR_NODE)
+	{
+		if (placement_parse(scalar(v), &r->placement, &perr) < 0)
+		{
+			fail(ld, v, "invalid 'placement' \"%s\"", scalar(v));
+			error_hint(ld->err, "%s", perr.hint);
+			return -1;
+		}
+		return 0;
+	}
+	if (expect_mapping(ld, v, "'placement'") < 0 ||
+		check_keys(ld, v, placement_keys, "in 'placement'") < 0)
+		return -1;
+	r->placement.mode = PLACEMENT_CPUS;
+	for (int i = 0; placement_keys[i]; i++)
+	{
+		const yaml_node_t *list = lookup(ld, v, placement_keys[i]);
+		struct cpu_mask *m =
+			i == 0 ? &r->placement.server : &r->placement.driver;
+
+		if (list == NULL)
+		{
+			fail(ld, v, "'placement' needs both 'server' and 'driver'");
+			error_hint(ld->err, "or placement: free | split");
+			return -1;
+		}
+		if (expect_scalar(ld, list, "a placement's CPU list") < 0)
+			return -1;
+		r->placement_list_pos[i] = pos_of(list);
+		if (cpu_mask_parse(scalar(list), m, &bad, &perr) < 0)
+		{
+			fail(ld, list, "%s", perr.message);
+			if (list->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+			{
+				ld->err->col += (int) bad;
+				ld->err->span = 1;
+			}
+			error_hint(ld->err, "%s", perr.hint);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 load_root(struct loader *ld, yaml_node_t *root)
 {
@@ -1721,6 +1782,9 @@ load_root(struct loader *ld, yaml_node_t *root)
 			return -1;
 		}
 	}
+	if ((v = lookup(ld, root, "placement")) != NULL &&
+		parse_placement(ld, v) < 0)
+		return -1;
 	if ((v = lookup(ld, root, "run_workloads")) != NULL)
 	{
 		if (expect_scalar(ld, v, "'run_workloads'") < 0)

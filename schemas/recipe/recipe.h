@@ -14,6 +14,7 @@
 
 #include "base.h"
 #include "build.h"
+#include "placement.h"
 #include "script.h"
 
 enum recipe_protocol
@@ -220,6 +221,11 @@ struct recipe
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
 	bool separately;        /* run_workloads: separately */
+	/* placement: where servers and driver run (free when not given) */
+	bool has_placement;
+	struct placement placement;
+	struct recipe_pos placement_pos;
+	struct recipe_pos placement_list_pos[2]; /* its server and driver lists */
 };
 
 /*

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# placement: the managed server's processes run on the servers' CPUs and
+# the driver's threads on the driver's, as the recipe says; --placement
+# wins over the recipe; the run stores and shows what was applied; a CPU
+# this machine does not give pgcliff is an error at the recipe's line,
+# before any server starts.
+. "$(dirname "$0")/lib.sh"
+
+# the CPUs we may use, expanded ("0-1,4" -> 0 1 4)
+cpus=()
+IFS=, read -ra parts <<<"$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status)"
+for p in "${parts[@]}"; do
+	if [[ $p == *-* ]]; then
+		for ((c = ${p%-*}; c <= ${p#*-}; c++)); do cpus+=("$c"); done
+	else cpus+=("$p"); fi
+done
+[ ${#cpus[@]} -ge 2 ] || skip "placement needs two CPUs, this process may use ${#cpus[@]}"
+S=${cpus[1]} D=${cpus[0]}
+
+cat >"$TMP/p.yaml" <<YAML
+recipe: it_placement
+duration: 4s
+workloads: {w: {clients: 2, script: "SELECT pg_sleep(0.2);"}}
+placement:
+  server: "$S"
+  driver: "$D"
+YAML
+
+allowed() { awk '/^Cpus_allowed_list/ {print $2}' "$1/status" 2>/dev/null; }
+
+"$PGCLIFF" run "$TMP/p.yaml" -q >"$TMP/out" 2>"$TMP/err" &
+run_pid=$!
+pm=
+for _ in $(seq 300); do
+	f=$(ls "$TMP"/pgcliff-default-*/data/postmaster.pid 2>/dev/null | head -1)
+	# the window has begun once the two clients' backends exist
+	if [ -n "$f" ]; then
+		pm=$(head -1 "$f")
+		kids=$(cat /proc/"$pm"/task/*/children 2>/dev/null)
+		[ "$(echo $kids | wc -w)" -ge 7 ] && break
+	fi
+	sleep 0.1
+done
+[ -n "$pm" ] || fail "no postmaster.pid appeared"
+check_eq "postmaster's CPUs" "$(allowed /proc/"$pm")" "$S"
+bad=0 n=0 kids=${kids:-}
+for k in $kids; do
+	a=$(allowed /proc/"$k") || continue
+	[ -z "$a" ] && continue
+	n=$((n + 1))
+	[ "$a" = "$S" ] || { bad=$((bad + 1)); echo "child $k on $a"; }
+done
+check_eq "server children elsewhere (of $n)" "$bad" 0
+bad=0
+for t in /proc/"$run_pid"/task/*; do
+	[ "$(allowed "$t")" = "$D" ] || bad=$((bad + 1))
+done
+check_eq "driver threads elsewhere (of $(ls /proc/"$run_pid"/task | wc -l))" "$bad" 0
+wait $run_pid
+check_eq "the run" $? 0
+check_eq "stored placement" "$(sql "SELECT json_extract(plan, '\$.placement.mode') || ' ' || json_extract(plan, '\$.placement.server') || '/' || json_extract(plan, '\$.placement.driver') FROM run")" "cpus $S/$D"
+"$PGCLIFF" show 1 | grep -q "^placement: cpus, servers on CPU $S, driver on CPU $D" || fail "show: $("$PGCLIFF" show 1 | grep placement)"
+
+# --placement over the recipe's; free is stored as free
+"$PGCLIFF" run "$TMP/p.yaml" -q -T 1s --placement free >"$TMP/out" 2>"$TMP/err"
+check_eq "--placement free" $? 0
+check_eq "stored as free" "$(sql "SELECT json_extract(plan, '\$.placement.mode') FROM run WHERE id = 2")" free
+
+# a CPU pgcliff may not use: the recipe's line, nothing started or stored
+sed -i "s/driver: \"$D\"/driver: \"1023\"/" "$TMP/p.yaml"
+"$PGCLIFF" run "$TMP/p.yaml" -q >"$TMP/out" 2>"$TMP/err"
+check_eq "impossible CPU list" $? 65
+grep -q "p.yaml:6:11: error: placement: CPU 1023 of the driver is not available here" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+check_eq "no run stored for it" "$(sql "SELECT count(*) FROM run")" 2
+"$PGCLIFF" run "$TMP/p.yaml" -q -T 1s --placement 9999/0 >"$TMP/out" 2>"$TMP/err"
+check_eq "impossible --placement" $? 64
+finish
