@@ -35,6 +35,11 @@ static int gate_fn(int argc, char **argv);
 	"      --metric M          tps (default: the recipe's measure:),\n"          \
 	"                          latency_avg, p50, p90, p95, p99, p999, max\n"     \
 	"      --max-regression P  the margin: 3% for tps, 5% for latencies\n"       \
+	"      --rule estimate|strict\n"                                             \
+	"                          REGRESSION when B is worse beyond doubt and\n"    \
+	"                          its estimate beyond the margin (estimate, the\n"  \
+	"                          default), or only when the whole interval is\n"   \
+	"                          beyond the margin (strict)\n"                     \
 	"      --workload W        only this workload (default: the measure's)\n"    \
 	"      --points LIST       only these client counts, e.g. 1,4,16\n"          \
 	"      --on points|geomean the verdict from every point (default), or\n"     \
@@ -195,6 +200,8 @@ struct compare_opts
 	uint64_t seed;
 	bool on_geomean;
 	bool on_set;
+	enum cmp_rule rule;
+	bool rule_set;
 	enum cmp_format format;
 	const char *db;
 	const char *args[2];
@@ -217,6 +224,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		CMD_LONGOPT_DB,
 		{"check", no_argument, NULL, 9},
 		{"on", required_argument, NULL, 10},
+		{"rule", required_argument, NULL, 11},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -296,6 +304,13 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 				else
 					return cmd_usage_error(
 						c, "invalid --on \"%s\" (points or geomean)", optarg);
+				break;
+			case 11:
+				if (cmp_rule_parse(optarg, &o->rule) < 0)
+					return cmd_usage_error(
+						c, "invalid --rule \"%s\" (estimate or strict)",
+						optarg);
+				o->rule_set = true;
 				break;
 			default:
 				return cmd_option_error(c, ch, argv);
@@ -418,6 +433,8 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	q.seed = o.seed;
 	q.on_geomean = o.on_geomean;
 	q.on_set = o.on_set;
+	q.rule = o.rule;
+	q.rule_set = o.rule_set;
 	if (compare_stored(st, &a.cs, &b.cs, &q, &res, &labels, &ctx.err) < 0)
 		goto done;
 	compare_render(&out, &res, &labels, o.format);

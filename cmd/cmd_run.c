@@ -96,10 +96,14 @@ const struct cmd cmd_run = {
 		"                          spending, so looking does not add false\n"
 		"                          alarms), then exit as gate does: 0, 1, 2\n"
 		"      --budget DUR        stop undecided after this long (20min)\n"
-		"      --max-repeats N     blocks at most (10)\n"
+		"      --max-repeats N     blocks at most (default: what the budget\n"
+		"                          holds at the estimated length of a block)\n"
 		"      --on points|geomean what --until-decided decides on: every\n"
 		"                          point (default), or each workload's\n"
 		"                          geometric mean over the sweep\n"
+		"      --rule estimate|strict\n"
+		"                          what --until-decided calls a REGRESSION (see\n"
+		"                          pgcliff compare --help; default estimate)\n"
 		"  -q, --quiet             no per-point summary lines\n"
 		"\n"
 		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):\n"
@@ -169,17 +173,19 @@ struct run_opts
 	const char *standby_target; /* --target standby=CONNINFO */
 	char **variant_args;        /* --variant values, pointing into argv */
 	int nvariant_args;
+	uint64_t seed;
+	struct placement placement; /* --placement, when placement_set */
+	int64_t budget_ns;          /* --budget: at most this long (0: 20 min) */
+	int max_repeats;    /* --max-repeats: blocks at most (0: the budget's) */
+	enum cmp_rule rule; /* --rule: what makes a REGRESSION */
 	bool seed_set;
 	bool random_seed_given; /* --random-seed: say so, as pgbench does */
-	uint64_t seed;
 	bool keep_logs;
-	bool placement_set; /* --placement */
-	struct placement placement;
+	bool placement_set;
 	bool quiet;
-	bool until_decided;  /* --until-decided: blocks until the gate decides */
-	int64_t budget_ns;   /* --budget: at most this long (0: 20 min) */
-	int max_repeats;     /* --max-repeats: blocks at most (0: 10) */
-	bool on_geomean;     /* --on geomean: decided by the geometric means */
+	bool until_decided; /* --until-decided: blocks until the gate decides */
+	bool on_geomean;    /* --on geomean: decided by the geometric means */
+	bool rule_set;
 	bool format_pgbench; /* --format pgbench: pgbench 15's stdout, exactly */
 };
 
@@ -272,7 +278,8 @@ enum
 	OPT_UNTIL_DECIDED,
 	OPT_BUDGET,
 	OPT_MAX_REPEATS,
-	OPT_ON
+	OPT_ON,
+	OPT_RULE
 };
 
 /*
@@ -415,10 +422,11 @@ check_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
-	if ((o->budget_ns || o->max_repeats || o->on_geomean) && !o->until_decided)
+	if ((o->budget_ns || o->max_repeats || o->on_geomean || o->rule_set) &&
+		!o->until_decided)
 		return cmd_usage_error(&cmd_run,
-							   "--budget, --max-repeats and --on go with "
-							   "--until-decided");
+							   "--budget, --max-repeats, --on and --rule go "
+							   "with --until-decided");
 	if (o->until_decided && o->repeat)
 		return cmd_usage_error(&cmd_run,
 							   "--until-decided chooses the repeats: give "
@@ -487,6 +495,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"budget", required_argument, NULL, OPT_BUDGET},
 		{"max-repeats", required_argument, NULL, OPT_MAX_REPEATS},
 		{"on", required_argument, NULL, OPT_ON},
+		{"rule", required_argument, NULL, OPT_RULE},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -626,6 +635,13 @@ parse_options(int argc, char **argv, struct run_opts *o)
 					return cmd_usage_error(
 						&cmd_run, "invalid --on \"%s\" (points or geomean)",
 						optarg);
+				break;
+			case OPT_RULE:
+				if (cmp_rule_parse(optarg, &o->rule) < 0)
+					return cmd_usage_error(
+						&cmd_run, "invalid --rule \"%s\" (estimate or strict)",
+						optarg);
+				o->rule_set = true;
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;
@@ -813,6 +829,33 @@ struct until
 	struct pgc_error err;     /* a look that failed */
 };
 
+/*
+ * The most blocks --until-decided may take: --max-repeats, else as many as
+ * the budget holds at the estimated length of a block (at least 2, at
+ * most 1000; 10 when a block's length cannot be estimated).  The design's
+ * looks are spread over them, so they are fixed before the first block.
+ */
+static void
+plan_until_decided(const struct run_opts *o, struct run *run)
+{
+	int64_t budget = o->budget_ns ? o->budget_ns : 1200 * 1000000000LL;
+	int64_t block = run_block_estimate_ns(run);
+	int blocks = o->max_repeats;
+
+	if (blocks == 0)
+	{
+		int64_t fit = block > 0 ? budget / block : 10;
+
+		blocks = fit < 2 ? 2 : fit > 1000 ? 1000 : (int) fit;
+		run_set_blocks(run, blocks);
+	}
+	fprintf(stderr,
+			"until decided: at most %d blocks (%s%.0f s budget, a block "
+			"~%.0f s)\n",
+			blocks, o->max_repeats ? "--max-repeats; " : "",
+			(double) budget / 1e9, (double) block / 1e9);
+}
+
 static bool
 on_block_done(void *arg, const struct run *r, int blocks)
 {
@@ -832,7 +875,8 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	for (int v = 0; v < run_nvariants(r); v++)
 		names[v] = run_variant_name(r, v);
 	if (compare_look(u->store, run_id(r), names, run_nvariants(r), conf,
-					 u->o->on_geomean, &u->outcome, &detail, &u->err) < 0)
+					 u->o->on_geomean, u->o->rule, &u->outcome, &detail,
+					 &u->err) < 0)
 	{
 		free(names);
 		strbuf_release(&detail);
@@ -955,11 +999,11 @@ run_fn(int argc, char **argv)
 	if (o.until_decided)
 	{
 		/* the plan holds the most blocks; the looks stop it earlier */
-		c.repeat = o.max_repeats ? o.max_repeats : 10;
-		until.o = &o;
+		c.repeat = o.max_repeats ? o.max_repeats : 2;
 		c.seq = seq_design_default(c.repeat);
-		until.design = &c.seq;
+		until.o = &o;
 		c.seq_geomean = o.on_geomean;
+		c.seq_rule = o.rule;
 		c.block_done = on_block_done;
 		c.block_arg = &until;
 	}
@@ -972,6 +1016,11 @@ run_fn(int argc, char **argv)
 		error_hint(&ctx.err, "add one, e.g. --variant base --variant "
 							 "slow:server.commit_delay=100");
 		goto out;
+	}
+	if (o.until_decided)
+	{
+		plan_until_decided(&o, run);
+		until.design = run_design(run);
 	}
 	if (o.format_pgbench && (run_nsteps(run) != 1 || recipe->nworkloads != 1))
 	{

@@ -187,6 +187,40 @@ gather_pairs(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	return n;
 }
 
+const char *
+cmp_rule_name(enum cmp_rule r)
+{
+	return r == CMP_RULE_STRICT ? "strict" : "estimate";
+}
+
+int
+cmp_rule_parse(const char *text, enum cmp_rule *out)
+{
+	if (strcmp(text, "estimate") == 0)
+		*out = CMP_RULE_ESTIMATE;
+	else if (strcmp(text, "strict") == 0)
+		*out = CMP_RULE_STRICT;
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * The p-value of "B is worse" under the rule: against the margin's bound
+ * (P_THETA, strict), or against 1 (P_ONE) when the estimate EST_LOG is
+ * itself beyond the bound LOG_THETA (estimate), else 1.
+ */
+static double
+regression_p(const struct cmp_opts *o, double est_log, double log_theta,
+			 double p_theta, double p_one)
+{
+	bool higher = cmp_metric_higher_is_better(o->metric);
+
+	if (o->rule == CMP_RULE_STRICT)
+		return p_theta;
+	return (higher ? est_log < log_theta : est_log > log_theta) ? p_one : 1;
+}
+
 static void
 judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			int nb, const struct key *k, const struct cmp_opts *o, double *va,
@@ -228,7 +262,9 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		stats_ratio_test(va, p->na, vb, p->nb, false, o->conf, o->seed, theta,
 						 &p->r);
 	}
-	p->p_regression = higher ? p->r.p_below : p->r.p_above;
+	p->p_regression = regression_p(
+		o, p->r.est_log, log(theta), higher ? p->r.p_below : p->r.p_above,
+		higher ? p->r.p_below_one : p->r.p_above_one);
 	p->p_no_regression = higher ? p->r.p_above : p->r.p_below;
 }
 
@@ -286,7 +322,15 @@ verdicts(struct cmp_result *res)
 			res->nregressions++;
 		else if (p->verdict == CMP_INCONCLUSIVE)
 		{
-			p->more_repeats = stats_repeats_to_decide(&p->r, o->conf, m, 100);
+			/* under the estimate rule an estimate past the margin is
+			 * decided by the interval leaving 1 */
+			struct stats_ratio r = p->r;
+			bool higher = cmp_metric_higher_is_better(o->metric);
+
+			if (o->rule == CMP_RULE_ESTIMATE &&
+				(higher ? r.ratio < r.theta : r.ratio > r.theta))
+				r.theta = 1;
+			p->more_repeats = stats_repeats_to_decide(&r, o->conf, m, 100);
 			res->ninconclusive++;
 		}
 	}
@@ -431,7 +475,9 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			c->geo_ratio = r.ratio;
 			c->geo_lo = r.lo;
 			c->geo_hi = r.hi;
-			c->geo_p_regression = higher ? r.p_below : r.p_above;
+			c->geo_p_regression = regression_p(
+				o, r.est_log, log(theta), higher ? r.p_below : r.p_above,
+				higher ? r.p_below_one : r.p_above_one);
 			c->geo_p_no_regression = higher ? r.p_above : r.p_below;
 			goto out;
 		}
@@ -459,8 +505,11 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		if (se > 0)
 		{
 			double below = stats_t_cdf((sum / m - log(theta)) / se, df);
+			double below_one = stats_t_cdf(sum / m / se, df);
 
-			c->geo_p_regression = higher ? below : 1 - below;
+			c->geo_p_regression = regression_p(
+				o, sum / m, log(theta), higher ? below : 1 - below,
+				higher ? below_one : 1 - below_one);
 			c->geo_p_no_regression = higher ? 1 - below : below;
 		}
 	}

@@ -53,6 +53,27 @@ struct cmp_sample
 						 * "before"; < 0 never; NAN unknown */
 };
 
+/*
+ * What makes a REGRESSION, with margin delta and confidence conf:
+ *   estimate  B is worse than A beyond doubt (the interval, Holm-adjusted,
+ *             lies wholly on the worse side of 1) and the estimate is
+ *             worse than the margin: what most CI gates do;
+ *   strict    the whole interval lies beyond the margin: the drop is
+ *             proven larger than delta.
+ * Under either, an A/A comparison is called a REGRESSION at most
+ * (1 - conf) / 2 of the time.  NO-REGRESSION (SAME, FASTER, IMPROVED)
+ * needs the interval wholly on the better side of the margin under both.
+ */
+enum cmp_rule
+{
+	CMP_RULE_ESTIMATE = 0,
+	CMP_RULE_STRICT
+};
+
+const char *cmp_rule_name(enum cmp_rule r);
+/* "estimate" or "strict" into *OUT; -1 when neither. */
+int cmp_rule_parse(const char *text, enum cmp_rule *out);
+
 struct cmp_opts
 {
 	enum cmp_metric metric;
@@ -61,6 +82,7 @@ struct cmp_opts
 	uint64_t seed;   /* of the bootstraps */
 	bool paired;     /* pair samples by (run, block) */
 	bool on_geomean; /* the outcome from the sweep's geometric means */
+	enum cmp_rule rule;
 };
 
 enum cmp_verdict
@@ -231,6 +253,9 @@ struct cmp_query
 	const int *points;      /* only these client counts (NPOINTS > 0) */
 	int npoints;
 	double margin; /* <= 0: the metric's default */
+	enum cmp_rule rule;
+	/* false: a sequential run's own rule, else estimate (the default) */
+	bool rule_set;
 	double conf;
 	/*
 	 * false: a run made with --until-decided is judged at the confidence
@@ -265,8 +290,8 @@ void cmp_side_release(struct cmp_side *sd);
  */
 int compare_look(struct store *st, int64_t run_id, const char *const *variants,
 				 int nvariants, double conf, bool on_geomean,
-				 enum cmp_outcome *outcome, struct strbuf *detail,
-				 struct pgc_error *err);
+				 enum cmp_rule rule, enum cmp_outcome *outcome,
+				 struct strbuf *detail, struct pgc_error *err);
 
 /*
  * The metric M of a stored point, in tps or ms (p95 decoded from its

@@ -241,18 +241,19 @@ run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
 static void
 judge_as_stored(struct store *st, const struct cmp_side *a,
 				const struct cmp_side *b, const struct cmp_query *q,
-				double *conf, bool *on_geomean)
+				struct cmp_opts *co)
 {
 	struct store_run_row run;
 	struct pgc_error ignored;
 	json_t *plan, *seq;
 	int blocks = 0;
 
-	*conf = q->conf;
-	*on_geomean = q->on_geomean;
-	if ((q->conf_set && q->on_set) || a->nruns != 1 || b->nruns != 1 ||
-		a->runs[0] != b->runs[0] || a->block_hi >= 0 || b->block_hi >= 0 ||
-		store_get_run(st, a->runs[0], &run, &ignored) < 0)
+	co->conf = q->conf;
+	co->on_geomean = q->on_geomean;
+	co->rule = q->rule_set ? q->rule : CMP_RULE_ESTIMATE;
+	if ((q->conf_set && q->on_set && q->rule_set) || a->nruns != 1 ||
+		b->nruns != 1 || a->runs[0] != b->runs[0] || a->block_hi >= 0 ||
+		b->block_hi >= 0 || store_get_run(st, a->runs[0], &run, &ignored) < 0)
 		return;
 	plan = run.plan ? json_loads(run.plan, 0, NULL) : NULL;
 	seq = json_object_get(plan, "sequential");
@@ -264,13 +265,19 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 		struct seq_design d = seq_design_default(
 			(int) json_integer_value(json_object_get(seq, "max_blocks")));
 		const char *on = json_string_value(json_object_get(seq, "on"));
+		const char *rule = json_string_value(json_object_get(seq, "rule"));
 
 		d.alpha = json_real_value(json_object_get(seq, "alpha"));
 		d.rho = json_real_value(json_object_get(seq, "rho"));
 		if (!q->conf_set && seq_conf_at(&d, blocks) > 0)
-			*conf = seq_conf_at(&d, blocks);
+			co->conf = seq_conf_at(&d, blocks);
 		if (!q->on_set && on)
-			*on_geomean = strcmp(on, "geomean") == 0;
+			co->on_geomean = strcmp(on, "geomean") == 0;
+		/* runs from before the rule was stored judged by the strict one */
+		if (!q->rule_set)
+			co->rule = CMP_RULE_STRICT;
+		if (!q->rule_set && rule)
+			(void) cmp_rule_parse(rule, &co->rule);
 	}
 	json_decref(plan);
 	store_run_row_release(&run);
@@ -287,6 +294,7 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	bool have_measure = false;
 	struct cmp_opts co;
 
+	memset(&co, 0, sizeof(co));
 	memset(res, 0, sizeof(*res));
 	if (load_side(st, a, err) < 0 || load_side(st, b, err) < 0)
 		return -1;
@@ -323,7 +331,7 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	}
 	co.metric = metric;
 	co.margin = q->margin > 0 ? q->margin : cmp_metric_default_margin(metric);
-	judge_as_stored(st, a, b, q, &co.conf, &co.on_geomean);
+	judge_as_stored(st, a, b, q, &co);
 	co.seed = q->seed;
 	compare_samples(a->samples, a->nsamples, b->samples, b->nsamples, &co,
 					res);
@@ -353,8 +361,9 @@ cmp_side_release(struct cmp_side *sd)
 /* One candidate against the baseline at CONF, its verdicts into DETAIL. */
 static int
 look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
-		  double conf, bool on_geomean, enum cmp_outcome *outcome,
-		  struct strbuf *detail, struct pgc_error *err)
+		  double conf, bool on_geomean, enum cmp_rule rule,
+		  enum cmp_outcome *outcome, struct strbuf *detail,
+		  struct pgc_error *err)
 {
 	struct cmp_side a, b;
 	struct cmp_query q;
@@ -373,6 +382,8 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	q.conf_set = true;
 	q.on_geomean = on_geomean;
 	q.on_set = true;
+	q.rule = rule;
+	q.rule_set = true;
 	q.seed = 5432; /* gate's default: the stored run is judged alike */
 	rc = compare_stored(st, &a, &b, &q, &res, &labels, err);
 	if (rc == 0)
@@ -408,7 +419,7 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 
 int
 compare_look(struct store *st, int64_t run_id, const char *const *variants,
-			 int nvariants, double conf, bool on_geomean,
+			 int nvariants, double conf, bool on_geomean, enum cmp_rule rule,
 			 enum cmp_outcome *outcome, struct strbuf *detail,
 			 struct pgc_error *err)
 {
@@ -419,7 +430,7 @@ compare_look(struct store *st, int64_t run_id, const char *const *variants,
 		enum cmp_outcome o;
 
 		if (look_pair(st, run_id, variants[0], variants[v], conf, on_geomean,
-					  &o, detail, err) < 0)
+					  rule, &o, detail, err) < 0)
 			return -1;
 		any_regression = any_regression || o == CMP_OUTCOME_REGRESSION;
 		all_decided_no = all_decided_no && o == CMP_OUTCOME_NO_REGRESSION;

@@ -138,11 +138,11 @@ add_header_line(struct strbuf *out, const struct cmp_result *r)
 	int judged = r->npoints - r->nmissing;
 
 	strbuf_addf(out,
-				"metric %s (%s is better), margin %.1f %%, %.0f %% intervals "
-				"%s, Holm over %d point%s",
+				"metric %s (%s is better), margin %.1f %% (rule %s), %.0f %% "
+				"intervals %s, Holm over %d point%s",
 				cmp_metric_name(o->metric),
 				cmp_metric_higher_is_better(o->metric) ? "higher" : "lower",
-				100 * o->margin, 100 * o->conf,
+				100 * o->margin, cmp_rule_name(o->rule), 100 * o->conf,
 				o->paired ? "paired by block" : "unpaired", judged,
 				judged == 1 ? "" : "s");
 }
@@ -475,6 +475,7 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		cmp_metric_higher_is_better(o->metric), "margin",
 		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
 		"paired", o->paired, "bootstrap_seed", (json_int_t) o->seed);
+	json_object_set_new(doc, "rule", json_string(cmp_rule_name(o->rule)));
 	json_object_set_new(doc, "outcome", json_string(outcome_name(r->outcome)));
 	json_object_set_new(doc, "gate_exit_code", json_integer((int) r->outcome));
 	json_object_set_new(doc, "regressions", json_integer(r->nregressions));

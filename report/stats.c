@@ -145,6 +145,32 @@ sorted_quantile(const double *v, int n, double q)
 	return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
+/*
+ * One-sided p-values of EST (standard error SE, DF) against log theta LT,
+ * each the larger of the t test's and the bootstrap's (BELOW of its
+ * resamples lie under LT).
+ */
+static void
+one_sided(double est, double se, double df, int below, double lt,
+		  double *p_below, double *p_above)
+{
+	if (se > 0)
+	{
+		double pt_below = stats_t_cdf((est - lt) / se, df);
+
+		*p_below =
+			fmax(pt_below, 1 - (double) below / STATS_BOOTSTRAP_RESAMPLES);
+		*p_above =
+			fmax(1 - pt_below, (double) below / STATS_BOOTSTRAP_RESAMPLES);
+	}
+	else
+	{
+		/* no spread at all: the side is certain unless on theta itself */
+		*p_below = est < lt ? 0 : 1;
+		*p_above = est > lt ? 0 : 1;
+	}
+}
+
 static void
 finish(struct stats_ratio *out, double est, double se, double df, double *boot,
 	   double conf, double theta)
@@ -165,21 +191,11 @@ finish(struct stats_ratio *out, double est, double se, double df, double *boot,
 	 * and the bootstrap's, so that "p < alpha/2" agrees with the interval
 	 * (the union of both) lying wholly on one side of theta.
 	 */
-	if (se > 0)
-	{
-		double pt_below = stats_t_cdf((est - lt) / se, df);
-
-		out->p_below =
-			fmax(pt_below, 1 - (double) below / STATS_BOOTSTRAP_RESAMPLES);
-		out->p_above =
-			fmax(1 - pt_below, (double) below / STATS_BOOTSTRAP_RESAMPLES);
-	}
-	else
-	{
-		/* no spread at all: the side is certain unless on theta itself */
-		out->p_below = est < lt ? 0 : 1;
-		out->p_above = est > lt ? 0 : 1;
-	}
+	one_sided(est, se, df, below, lt, &out->p_below, &out->p_above);
+	below = 0;
+	while (below < STATS_BOOTSTRAP_RESAMPLES && boot[below] < 0)
+		below++;
+	one_sided(est, se, df, below, 0, &out->p_below_one, &out->p_above_one);
 	out->ratio = exp(est);
 	out->df = df;
 	out->t_lo = exp(est - tq * se);
@@ -202,6 +218,7 @@ nothing_known(struct stats_ratio *out, double est, int n, double theta)
 	out->n = n;
 	out->theta = theta;
 	out->p_below = out->p_above = 1;
+	out->p_below_one = out->p_above_one = 1;
 	out->t_hi = out->boot_hi = out->hi = INFINITY;
 }
 

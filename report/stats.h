@@ -42,6 +42,8 @@ struct stats_ratio
 	 */
 	double theta;
 	double p_below, p_above;
+	/* the same against 1: whether B differs from A at all */
+	double p_below_one, p_above_one;
 };
 
 #define STATS_BOOTSTRAP_RESAMPLES 4000

@@ -416,6 +416,58 @@ run_nblocks(const struct run *r)
 	return r->repeat;
 }
 
+const struct seq_design *
+run_design(const struct run *r)
+{
+	return &r->c.seq;
+}
+
+/*
+ * What a block costs besides its windows, measured on this machine: a
+ * managed server's stop, sync and start (0.1 s for a small database; the
+ * shutdown checkpoint of a larger one costs more), and each client's
+ * connection (2-15 ms).
+ */
+#define RESTART_ESTIMATE_NS (250 * 1000000LL)
+#define CONNECT_ESTIMATE_NS (10 * 1000000LL)
+
+int64_t
+run_block_estimate_ns(const struct run *r)
+{
+	const struct recipe *rc = r->recipe;
+	int64_t window = (r->c.duration_ns ? r->c.duration_ns : rc->duration_ns) +
+					 (r->c.warmup_set ? r->c.warmup_ns : rc->warmup_ns);
+	int64_t total = 0;
+
+	if (window <= 0 || r->c.transactions)
+		return 0; /* -t: as long as the transactions take */
+	for (int i = 0; i < r->nplan; i++)
+	{
+		const struct recipe_plan_step *st = &r->plan[i];
+
+		if (st->block != 0)
+			continue;
+		total += window;
+		for (int w = 0; w < rc->nworkloads; w++)
+			if (st->workload < 0 || st->workload == w)
+				total += point_clients(r, w, st->sweep) * CONNECT_ESTIMATE_NS;
+	}
+	if (r->nvars > 1 && rc->restart_per_block)
+		total += r->nvars * RESTART_ESTIMATE_NS;
+	return total;
+}
+
+void
+run_set_blocks(struct run *r, int blocks)
+{
+	free(r->plan);
+	r->repeat = blocks;
+	if (r->c.seq.alpha > 0)
+		r->c.seq.max_blocks = blocks;
+	r->nplan = recipe_plan_for(r->recipe, r->nvars, r->nsweep ? r->nsweep : 1,
+							   r->nsweep > 0, r->repeat, r->c.seed, &r->plan);
+}
+
 /* ------------------------------------------------------------ targets */
 
 /*
@@ -1330,11 +1382,12 @@ plan_json(const struct run *r)
 	json_object_set_new(doc, "placement", placement_json(&r->placement));
 	/* how the blocks are judged, for gate to judge the run the same way */
 	if (r->c.seq.alpha > 0)
-		json_object_set_new(
-			doc, "sequential",
-			json_pack("{s:f, s:f, s:i, s:s}", "alpha", r->c.seq.alpha, "rho",
-					  r->c.seq.rho, "max_blocks", r->repeat, "on",
-					  r->c.seq_geomean ? "geomean" : "points"));
+		json_object_set_new(doc, "sequential",
+							json_pack("{s:f, s:f, s:i, s:s, s:s}", "alpha",
+									  r->c.seq.alpha, "rho", r->c.seq.rho,
+									  "max_blocks", r->repeat, "on",
+									  r->c.seq_geomean ? "geomean" : "points",
+									  "rule", cmp_rule_name(r->c.seq_rule)));
 	return json_text(doc);
 }
 

@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "build.h"
+#include "compare.h"
 #include "engine.h"
 #include "pginit.h"
 #include "recipe.h"
@@ -122,7 +123,8 @@ struct run_config
 	 * none.
 	 */
 	struct seq_design seq;
-	bool seq_geomean; /* decided by each workload's geometric mean */
+	bool seq_geomean;       /* decided by each workload's geometric mean */
+	enum cmp_rule seq_rule; /* what makes a REGRESSION (compare.h) */
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 };
@@ -188,6 +190,23 @@ int run_nvariants(const struct run *r);
 const char *run_variant_name(const struct run *r, int i);
 /* The blocks (repeats) the plan holds at most. */
 int run_nblocks(const struct run *r);
+
+/*
+ * How long one block of the plan will likely take: each point's warm-up,
+ * window and connections, and a server restart per variant when they take
+ * turns (builds, init and setup not counted).  0 when it cannot be said
+ * (transactions instead of a duration).
+ */
+int64_t run_block_estimate_ns(const struct run *r);
+
+/*
+ * Plan BLOCKS blocks instead (before run_execute()), with the same seed;
+ * a sequential design then spreads its looks over them.
+ */
+void run_set_blocks(struct run *r, int blocks);
+
+/* The run's sequential design (alpha 0: none); borrowed. */
+const struct seq_design *run_design(const struct run *r);
 
 /*
  * Execute: build, store the run row in STORE (open for writing) with

@@ -21,8 +21,8 @@ variants:
   logged: {server: {fsync: off, log_min_duration_statement: 0}}
 YAML
 
-"$PGCLIFF" run "$TMP/u.yaml" --seed 7 --until-decided --max-repeats 3 --on geomean -q \
-	>"$TMP/out" 2>"$TMP/err"
+"$PGCLIFF" run "$TMP/u.yaml" --seed 7 --until-decided --max-repeats 3 --on geomean \
+	--rule strict -q >"$TMP/out" 2>"$TMP/err"
 rc=$?
 case $rc in 0|1|2) echo "ok: exit $rc (a gate's)" ;; *) fail "exit $rc"; cat "$TMP/err" ;; esac
 run=$(sql "SELECT max(id) FROM run")
@@ -38,7 +38,7 @@ check_eq "the confidence falls look by look (alpha spending, rho 2)" \
 check_eq "stopped as decided, or at the last block" \
 	"$(sql "SELECT (stop = 'decided') = (outcome <> 'INCONCLUSIVE') AND (stop <> 'max-repeats' OR blocks = 3) FROM look WHERE run_id = $run AND stop IS NOT NULL")" 1
 check_eq "the plan names the design" \
-	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.on') FROM run WHERE id = $run")" "3 geomean"
+	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.on') || ' ' || json_extract(plan, '\$.sequential.rule') FROM run WHERE id = $run")" "3 geomean strict"
 grep -q "^look 1 after 2 blocks" "$TMP/err" || fail "no look on stderr: $(cat "$TMP/err")"
 # the gate on the stored run: the same verdict, at the last look's confidence
 "$PGCLIFF" gate "$run" --format json >"$TMP/gate.json"
@@ -46,6 +46,24 @@ check_eq "gate on the stored run exits as the run did" $? $rc
 check_eq "gate's confidence is the last look's" \
 	"$(sqlite3 :memory: "SELECT round(json_extract(readfile('$TMP/gate.json'), '\$.confidence'), 4)")" \
 	"$(sql "SELECT round(confidence, 4) FROM look WHERE run_id = $run ORDER BY look DESC LIMIT 1")"
+check_eq "gate's rule is the run's" \
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/gate.json'), '\$.rule')")" strict
 "$PGCLIFF" show "$run" >"$TMP/show"
 grep -q "^looks (--until-decided" "$TMP/show" || fail "show prints no looks"
+
+# without --max-repeats the budget sets the most blocks, from the estimated
+# length of a block (2 variants x 2 points of 1 s, restarts, connections),
+# and the design spreads its looks over them: a block takes 4 s at least,
+# so 30 s hold at most 7
+"$PGCLIFF" run "$TMP/u.yaml" --seed 7 --until-decided --budget 30s -q \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+case $rc in 0|1|2) echo "ok: exit $rc (a gate's)" ;; *) fail "exit $rc"; cat "$TMP/err" ;; esac
+most=$(sed -n 's/^until decided: at most \([0-9]*\) blocks (30 s budget, a block ~[0-9]* s)$/\1/p' "$TMP/err")
+[ -n "$most" ] && [ "$most" -ge 2 ] && [ "$most" -le 7 ] || fail "plan line: $(head -3 "$TMP/err")"
+run=$(sql "SELECT max(id) FROM run")
+check_eq "the design holds the budget's blocks, the default rule" \
+	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.rule') FROM run WHERE id = $run")" "$most estimate"
+check_eq "no more blocks than that" \
+	"$(sql "SELECT max(repeat_idx) < $most FROM point WHERE run_id = $run")" 1
 finish

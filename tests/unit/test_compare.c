@@ -72,7 +72,8 @@ test_verdicts(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[64], b[64];
 	int n = make_samples(a, b, 7, 7, 4);
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, false};
+	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, false,
+						 CMP_RULE_ESTIMATE};
 	struct cmp_result r;
 	struct cmp_labels l = {"run 7, variant locks8", "run 7, variant locks64",
 						   "xloginsert_locks"};
@@ -129,7 +130,8 @@ test_verdicts(const char *golden_dir, bool update)
 	/* the same data from different runs: unpaired, same verdicts here */
 	make_samples(a, b, 7, 8, 4);
 	compare_samples(a, n, b, n,
-					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false, false},
+					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false, false,
+									   CMP_RULE_ESTIMATE},
 					&r);
 	CHECK(!r.points[1].paired);
 	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
@@ -167,7 +169,8 @@ test_windows(const char *golden_dir, bool update)
 	const double tps_a[] = {16000, 20000, 8000, 19800};
 	const double tps_b[] = {17500, 20000, 14000, 19900};
 	const double rec_b[NBLOCKS] = {5, 4, 6, -1, 5};
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, false};
+	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, false,
+						 CMP_RULE_ESTIMATE};
 	struct cmp_labels l = {"run 3, variant kax32", "run 3, variant kax1024",
 						   "kax_compress"};
 	struct cmp_result r;
@@ -241,7 +244,8 @@ static void
 test_geomean_gate(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 5432, true, true};
+	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, true,
+						 CMP_RULE_ESTIMATE};
 	struct cmp_labels l = {"run 5, variant a", "run 5, variant slow",
 						   "txid_current"};
 	struct cmp_result r;
@@ -281,8 +285,13 @@ test_latency(void)
 {
 	struct cmp_sample a[NBLOCKS], b[NBLOCKS];
 	struct cmp_result r;
-	struct cmp_opts o = {
-		CMP_P99, cmp_metric_default_margin(CMP_P99), 0.95, 1, true, false};
+	struct cmp_opts o = {CMP_P99,
+						 cmp_metric_default_margin(CMP_P99),
+						 0.95,
+						 1,
+						 true,
+						 false,
+						 CMP_RULE_ESTIMATE};
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
@@ -310,7 +319,7 @@ test_holm(void)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
 	struct cmp_result r;
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true, false};
+	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true, false, CMP_RULE_STRICT};
 	/* a drop to 0.925 with ~3 % noise: decided alone, not among 4 */
 	const double nb[NBLOCKS] = {0.96, 1.03, 0.99, 1.02, 0.97};
 	double p_alone;
@@ -335,6 +344,60 @@ test_holm(void)
 	CHECK_NEAR(r.points[0].p_regression, 4 * p_alone, 1e-9);
 	CHECK_INT(r.points[0].verdict, CMP_INCONCLUSIVE);
 	compare_result_free(&r);
+}
+
+/* The verdict of one point of NBLOCKS pairs: B = A * RATIO * noise. */
+static enum cmp_verdict
+one_point(enum cmp_metric m, enum cmp_rule rule, double ratio)
+{
+	const double nz[NBLOCKS] = {0.995, 1.004, 0.998, 1.003, 1.0};
+	struct cmp_sample a[NBLOCKS], b[NBLOCKS];
+	struct cmp_opts o = {
+		m, cmp_metric_default_margin(m), 0.95, 1, true, false, rule};
+	struct cmp_result r;
+	enum cmp_verdict v;
+
+	for (int k = 0; k < NBLOCKS; k++)
+	{
+		a[k] = sample("w", 1, 1, k, 100, 100);
+		b[k] = sample("w", 1, 1, k, 100 * ratio * nz[k], 100);
+	}
+	compare_samples(a, NBLOCKS, b, NBLOCKS, &o, &r);
+	v = r.points[0].verdict;
+	compare_result_free(&r);
+	return v;
+}
+
+/*
+ * The rules: estimate calls a drop beyond the margin that is beyond doubt
+ * (interval wholly below 1) a REGRESSION; strict only one whose interval
+ * lies wholly beyond the margin.  A drop inside the margin is never one
+ * under estimate, even beyond doubt; a drop much larger than the margin
+ * is one under both.  Latencies mirror it (higher is worse, margin 5 %).
+ */
+static void
+test_rules(void)
+{
+	enum cmp_rule est = CMP_RULE_ESTIMATE, strict = CMP_RULE_STRICT;
+	enum cmp_rule parsed;
+
+	/* 3.2 % slower, ~0.4 % noise: the interval straddles 0.97 */
+	CHECK_INT(one_point(CMP_TPS, est, 0.968), CMP_REGRESSION);
+	CHECK_INT(one_point(CMP_TPS, strict, 0.968), CMP_INCONCLUSIVE);
+	/* 2 % slower beyond doubt: inside the margin, not a regression */
+	CHECK_INT(one_point(CMP_TPS, est, 0.98), CMP_SAME);
+	CHECK_INT(one_point(CMP_TPS, strict, 0.98), CMP_SAME);
+	/* 10 % slower: both */
+	CHECK_INT(one_point(CMP_TPS, est, 0.90), CMP_REGRESSION);
+	CHECK_INT(one_point(CMP_TPS, strict, 0.90), CMP_REGRESSION);
+	/* p99 5.2 % higher (margin 5 %): estimate only */
+	CHECK_INT(one_point(CMP_P99, est, 1.052), CMP_REGRESSION);
+	CHECK_INT(one_point(CMP_P99, strict, 1.052), CMP_INCONCLUSIVE);
+	CHECK_INT(one_point(CMP_P99, est, 0.90), CMP_IMPROVED);
+	CHECK(cmp_rule_parse("strict", &parsed) == 0 && parsed == strict);
+	CHECK(cmp_rule_parse("estimate", &parsed) == 0 && parsed == est);
+	CHECK(cmp_rule_parse("loose", &parsed) == -1);
+	CHECK_STR(cmp_rule_name(strict), "strict");
 }
 
 /* p < alpha/2 exactly when the interval is wholly on that side of theta */
@@ -491,6 +554,7 @@ main(int argc, char **argv)
 	test_geomean_gate(argv[1], update);
 	test_latency();
 	test_holm();
+	test_rules();
 	test_pvalues_agree_with_interval();
 	test_repeats_to_decide();
 	test_history();
