@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "json_int.h"
+#include "report.h"
 
 int
 cmp_format_parse(const char *name, enum cmp_format *out)
@@ -98,6 +99,48 @@ add_cliff(struct strbuf *out, const struct cmp_side_curve *c)
 		strbuf_addstr(out, "none");
 }
 
+/*
+ * The spread of one block of point P: the sd of its per-block log ratios
+ * (paired, two blocks or more), else NAN.  What a budget is chosen by.
+ */
+static double
+block_sd(const struct cmp_point *p)
+{
+	if (!p->paired || p->r.n < 2 || !isfinite(p->r.se_log))
+		return NAN;
+	return p->r.se_log * sqrt(p->r.n);
+}
+
+/* "spread per block: sd of log B/A 0.098 (0.071-0.130 over 4 points)" */
+static void
+add_spread(struct strbuf *out, const struct cmp_result *r,
+		   const struct cmp_curve *c, const char *indent, const char *sep)
+{
+	double lo = INFINITY, hi = -INFINITY, *v;
+	int n = 0;
+
+	v = xmalloc((size_t) (r->npoints + 1) * sizeof(double));
+	for (int i = 0; i < r->npoints; i++)
+	{
+		double sd = block_sd(&r->points[i]);
+
+		if (strcmp(r->points[i].workload, c->workload) != 0 || isnan(sd))
+			continue;
+		v[n++] = sd;
+		lo = fmin(lo, sd);
+		hi = fmax(hi, sd);
+	}
+	if (n > 0)
+	{
+		strbuf_addf(out, "%s%sspread of one block: sd of log B/A %.3f", sep,
+					indent, report_median(v, n));
+		if (n > 1)
+			strbuf_addf(out, " (median of %d points, %.3f to %.3f)", n, lo,
+						hi);
+	}
+	free(v);
+}
+
 /* The curve facts in one paragraph, for text and Markdown. */
 static void
 add_curve_facts(struct strbuf *out, const struct cmp_result *r,
@@ -129,6 +172,7 @@ add_curve_facts(struct strbuf *out, const struct cmp_result *r,
 					cmp_verdict_name(c->geo_verdict),
 					r->opts.on_geomean ? ", gated" : "");
 	}
+	add_spread(out, r, c, indent, sep);
 }
 
 static void
@@ -410,6 +454,7 @@ json_point(const struct cmp_point *p)
 				  json_num(missing ? NAN : p->r.lo, "%.6f"), "hi",
 				  json_num(missing ? NAN : p->r.hi, "%.6f"));
 
+	json_object_set_new(o, "block_sd", json_num(block_sd(p), "%.6g"));
 	json_object_set_new(o, "p_regression", json_num(p->p_regression, "%.6g"));
 	json_object_set_new(o, "p_no_regression",
 						json_num(p->p_no_regression, "%.6g"));
