@@ -84,11 +84,13 @@ const struct cmd cmd_run = {
 		"                          not in the build cache is built first\n"
 		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
 		"      --keep-logs         keep the managed server's log directory\n"
-		"      --placement free|split|SERVER/DRIVER\n"
+		"      --placement free|split|auto|SERVER/DRIVER\n"
 		"                          the CPUs of the managed servers and of the\n"
 		"                          driver: as the scheduler likes (free), the\n"
-		"                          CPUs halved (split), or two CPU lists such\n"
-		"                          as 0/1 or 0-3/4-7 (over the recipe's)\n",
+		"                          CPUs halved (split), split for points whose\n"
+		"                          clients fit on the driver's half (auto, the\n"
+		"                          default; free with -f/-b or --target), or\n"
+		"                          two CPU lists such as 0/1 or 0-3/4-7\n",
 	.usage2 =
 		"      --until-decided     with variants: add blocks until the first\n"
 		"                          variant against each other one is decided\n"

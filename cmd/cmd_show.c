@@ -64,6 +64,13 @@ print_placement(const char *plan_text)
 
 	if (mode && strcmp(mode, "free") == 0)
 		printf("placement: free (the scheduler's)\n");
+	else if (mode && strcmp(mode, "auto") == 0)
+		printf("placement: auto, servers on CPU %s and driver on CPU %s for "
+			   "points of at most %" JSON_INTEGER_FORMAT
+			   " client(s), free for larger ones\n",
+			   json_str(p, "server") ? json_str(p, "server") : "?",
+			   json_str(p, "driver") ? json_str(p, "driver") : "?",
+			   json_integer_value(json_object_get(p, "pinned_up_to_clients")));
 	else if (mode)
 		printf("placement: %s, servers on CPU %s, driver on CPU %s\n", mode,
 			   json_str(p, "server") ? json_str(p, "server") : "?",

@@ -705,6 +705,15 @@ cluster_port(const struct cluster *c)
 	return c->port;
 }
 
+int
+cluster_set_cpus(struct cluster *c, const struct cpu_mask *m,
+				 struct pgc_error *err)
+{
+	c->pinned = true;
+	c->cpus = *m;
+	return c->pid > 0 ? placement_pin_pid(c->pid, m, err) : 0;
+}
+
 pid_t
 cluster_pid(const struct cluster *c)
 {

@@ -107,6 +107,13 @@ const char *cluster_bindir(const struct cluster *c);
 int cluster_port(const struct cluster *c);
 pid_t cluster_pid(const struct cluster *c);
 
+/*
+ * Run C's processes on M from now on: the running postmaster and its
+ * children, and whatever starts later.  -1 with ERR.
+ */
+int cluster_set_cpus(struct cluster *c, const struct cpu_mask *m,
+					 struct pgc_error *err);
+
 /* libpq keywords/values (NULL-terminated) for connecting as superuser. */
 void cluster_conn_params(const struct cluster *c, const char **keywords,
 						 const char **values, int max);
@@ -207,6 +214,11 @@ int target_open(const struct target_spec *s, struct target **out,
 
 /* Stop whatever runs and free; KEEP_LOGS keeps managed servers' logs. */
 void target_close(struct target *t, bool keep_logs);
+
+/* Every managed node's processes on M (cluster_set_cpus()); external:
+ * nothing. */
+int target_set_cpus(struct target *t, const struct cpu_mask *m,
+					struct pgc_error *err);
 
 /* Start / stop the managed nodes (between blocks); external: nothing. */
 int target_start(struct target *t, struct pgc_error *err);

@@ -388,6 +388,17 @@ target_close(struct target *t, bool keep_logs)
 }
 
 int
+target_set_cpus(struct target *t, const struct cpu_mask *m,
+				struct pgc_error *err)
+{
+	for (int i = TARGET_PRIMARY; i <= TARGET_STANDBY; i++)
+		if (t->node[i].cluster &&
+			cluster_set_cpus(t->node[i].cluster, m, err) < 0)
+			return -1;
+	return 0;
+}
+
+int
 target_start(struct target *t, struct pgc_error *err)
 {
 	for (int i = TARGET_PRIMARY; i <= TARGET_STANDBY; i++)

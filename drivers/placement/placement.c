@@ -130,6 +130,8 @@ placement_mode_name(enum placement_mode m)
 			return "split";
 		case PLACEMENT_CPUS:
 			return "cpus";
+		case PLACEMENT_AUTO:
+			return "auto";
 	}
 	return "?";
 }
@@ -144,16 +146,16 @@ placement_parse(const char *text, struct placement *p, struct pgc_error *err)
 	memset(p, 0, sizeof(*p));
 	if (strcmp(text, "free") == 0)
 		return 0;
-	if (strcmp(text, "split") == 0)
+	if (strcmp(text, "split") == 0 || strcmp(text, "auto") == 0)
 	{
-		p->mode = PLACEMENT_SPLIT;
+		p->mode = text[0] == 's' ? PLACEMENT_SPLIT : PLACEMENT_AUTO;
 		return 0;
 	}
 	if (slash == NULL || (size_t) (slash - text) >= sizeof(server))
 	{
 		error_set(err, PGC_ERR_USAGE, "invalid placement \"%s\"", text);
-		error_hint(err, "free, split, or SERVER_CPUS/DRIVER_CPUS as 0/1 or "
-						"0-3/4-7");
+		error_hint(err, "free, split, auto, or SERVER_CPUS/DRIVER_CPUS as 0/1 "
+						"or 0-3/4-7");
 		return -1;
 	}
 	memcpy(server, text, (size_t) (slash - text));
@@ -218,6 +220,12 @@ placement_resolve(struct placement *p, int *side, struct pgc_error *err)
 		return 0;
 	if (placement_allowed(&allowed, err) < 0)
 		return -1;
+	p->all = allowed;
+	if (p->mode == PLACEMENT_AUTO && cpu_mask_count(&allowed) < 2)
+	{
+		p->mode = PLACEMENT_FREE; /* nothing to split */
+		return 0;
+	}
 	if (p->mode == PLACEMENT_CPUS)
 	{
 		if (check_allowed(&p->server, &allowed, "servers", err) < 0)
@@ -250,6 +258,22 @@ placement_resolve(struct placement *p, int *side, struct pgc_error *err)
 	return 0;
 }
 
+bool
+placement_pins(const struct placement *p, int clients)
+{
+	switch (p->mode)
+	{
+		case PLACEMENT_FREE:
+			return false;
+		case PLACEMENT_AUTO:
+			return clients <= cpu_mask_count(&p->driver);
+		case PLACEMENT_SPLIT:
+		case PLACEMENT_CPUS:
+			return true;
+	}
+	return false;
+}
+
 static void
 to_set(const struct cpu_mask *m, cpu_set_t *set)
 {
@@ -274,6 +298,31 @@ placement_pin_self(const struct cpu_mask *m, struct cpu_mask *old,
 				  strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int
+placement_pin_pid(int pid, const struct cpu_mask *m, struct pgc_error *err)
+{
+	char path[64];
+	cpu_set_t set;
+	FILE *f;
+	int child;
+
+	to_set(m, &set);
+	if (sched_setaffinity(pid, sizeof(set), &set) != 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not pin process %d to its CPUs: %s",
+				  pid, strerror(errno));
+		return -1;
+	}
+	/* a postmaster's children are its direct children (one thread each) */
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while (fscanf(f, "%d", &child) == 1)
+		(void) sched_setaffinity(child, sizeof(set), &set);
+	fclose(f);
 	return 0;
 }
 

@@ -5,15 +5,20 @@
  * placed freely, 5.0 % with the server and the driver on different
  * CPUs), so a run may pin them apart:
  *
- *   free           the scheduler decides (the default)
+ *   free           the scheduler decides
  *   split          the CPUs pgcliff may use, halved: the first half
  *                  (rounded up) for the servers, the rest for the driver
+ *   auto           split for a point whose clients fit on the driver's
+ *                  half (one client on two CPUs), free for larger ones:
+ *                  measured here, split cut the A/A spread of one client
+ *                  to a third and did nothing for four but halve the tps
  *   SERVER/DRIVER  two CPU lists in Linux's cpulist syntax: "0/1",
  *                  "0-3/4-7", "0,2/1,3"
  *
- * A server's processes inherit its postmaster's CPUs; the driver's
- * threads inherit those of the thread that pins itself before creating
- * them.  Linux only (sched_setaffinity).
+ * A server's processes inherit its postmaster's CPUs (placement_pin_pid()
+ * moves a running one and its children); the driver's threads inherit
+ * those of the thread that pins itself before creating them.  Linux only
+ * (sched_setaffinity).
  */
 #ifndef PGCLIFF_PLACEMENT_H
 #define PGCLIFF_PLACEMENT_H
@@ -49,7 +54,8 @@ enum placement_mode
 {
 	PLACEMENT_FREE,
 	PLACEMENT_SPLIT,
-	PLACEMENT_CPUS
+	PLACEMENT_CPUS,
+	PLACEMENT_AUTO
 };
 
 struct placement
@@ -58,13 +64,14 @@ struct placement
 	/* PLACEMENT_CPUS as given; after placement_resolve() what applies */
 	struct cpu_mask server;
 	struct cpu_mask driver;
+	struct cpu_mask all; /* after placement_resolve(): what may be used */
 };
 
-/* "free", "split" or "SERVER/DRIVER".  -1 with ERR (PGC_ERR_USAGE). */
+/* "free", "split", "auto" or "SERVER/DRIVER".  -1 with ERR. */
 int placement_parse(const char *text, struct placement *p,
 					struct pgc_error *err);
 
-/* The mode's name: "free", "split", "cpus". */
+/* The mode's name: "free", "split", "cpus", "auto". */
 const char *placement_mode_name(enum placement_mode m);
 
 /* The CPUs this process may run on (sched_getaffinity). */
@@ -72,12 +79,27 @@ int placement_allowed(struct cpu_mask *out, struct pgc_error *err);
 
 /*
  * Turn P into the CPUs it means on this machine: split halves the allowed
- * CPUs (two at least); explicit lists must name allowed CPUs only.  -1
+ * CPUs (two at least); auto too, or is free with one; explicit lists must
+ * name allowed CPUs only.  -1
  * with ERR (PGC_ERR_USAGE) saying which CPU is not available and which
  * are, and *SIDE (may be NULL) which list it is in: 0 the servers', 1
  * the driver's, -1 neither (split).  Free: nothing to do.
  */
 int placement_resolve(struct placement *p, int *side, struct pgc_error *err);
+
+/*
+ * Whether a point of CLIENTS clients runs pinned under P (resolved): auto
+ * pins one whose clients are no more than the driver's CPUs.
+ */
+bool placement_pins(const struct placement *p, int clients);
+
+/*
+ * Pin process PID and its children (a running postmaster and what it has
+ * forked) to M.  -1 with ERR when PID itself cannot be pinned; children
+ * that exit meanwhile are skipped.
+ */
+int placement_pin_pid(int pid, const struct cpu_mask *m,
+					  struct pgc_error *err);
 
 /*
  * Pin the calling thread (and every thread it creates from now on) to M;

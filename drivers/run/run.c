@@ -331,7 +331,14 @@ resolve_placement(struct run *r, struct pgc_error *err)
 	else if (rc->has_placement)
 		r->placement = rc->placement;
 	else
-		return 0;
+	{
+		/* the default: auto for managed servers (what helped here,
+		 * README "Placement"), free when a server is not ours */
+		r->placement.mode = PLACEMENT_AUTO;
+		for (int i = 0; i < r->nvars; i++)
+			if (r->vars[i].target)
+				r->placement.mode = PLACEMENT_FREE;
+	}
 	if (placement_resolve(&r->placement, &side, err) < 0)
 	{
 		if (from_recipe)
@@ -581,7 +588,8 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 	spec.standby = rc->topology == RECIPE_TOPO_PRIMARY_STANDBY;
 	if (v->target)
 	{
-		if (r->placement.mode != PLACEMENT_FREE)
+		if (r->placement.mode != PLACEMENT_FREE &&
+			r->placement.mode != PLACEMENT_AUTO)
 			emit_text(r, RUN_EV_NOTE, NULL,
 					  "placement: the server of %s is external; only the "
 					  "driver is pinned",
@@ -601,7 +609,8 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 			goto out;
 		spec.bindir = v->bindir;
 		spec.os_user = r->c.os_user;
-		if (r->placement.mode != PLACEMENT_FREE)
+		if (r->placement.mode == PLACEMENT_SPLIT ||
+			r->placement.mode == PLACEMENT_CPUS)
 			spec.cpus = &r->placement.server;
 		spec.gucs = gucs;
 		spec.ngucs = n;
@@ -1149,6 +1158,29 @@ store_samples(struct run *r, const struct load_point *lp,
 	return err ? result : 0;
 }
 
+/*
+ * placement: auto: pin the servers and the driver apart for a point whose
+ * clients fit on the driver's CPUs, else let them run anywhere; the
+ * backends the point connects are forked after this, so they follow.
+ */
+static int
+place_point(struct run *r, struct run_target *rt,
+			const struct load_workload *wl, int nw, struct pgc_error *err)
+{
+	const struct placement *p = &r->placement;
+	int clients = 0;
+	bool pin;
+
+	if (p->mode != PLACEMENT_AUTO)
+		return 0;
+	for (int i = 0; i < nw; i++)
+		clients += wl[i].clients;
+	pin = placement_pins(p, clients);
+	if (placement_pin_self(pin ? &p->driver : &p->all, NULL, err) < 0)
+		return -1;
+	return target_set_cpus(rt->t, pin ? &p->server : &p->all, err);
+}
+
 /* Plan step ORDER, measured and stored; -1 with ERR stops the run. */
 static int
 run_step(struct run *r, int order, struct load_workload *wl,
@@ -1175,7 +1207,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		nw = 1;
 	}
 	if (exec_sql_list(rt, rc->reset, rc->nreset, "reset", err) < 0 ||
-		target_wait_replay(rt->t, 120, err) < 0)
+		target_wait_replay(rt->t, 120, err) < 0 ||
+		place_point(r, rt, wl, nw, err) < 0)
 		return -1;
 	memset(&lp, 0, sizeof(lp));
 	lp.workloads = wl;
@@ -1348,6 +1381,9 @@ placement_json(const struct placement *p)
 	json_object_set_new(o, "server", json_string(list));
 	cpu_mask_format(&p->driver, list, sizeof(list));
 	json_object_set_new(o, "driver", json_string(list));
+	if (p->mode == PLACEMENT_AUTO)
+		json_object_set_new(o, "pinned_up_to_clients",
+							json_integer(cpu_mask_count(&p->driver)));
 	return o;
 }
 
@@ -1490,7 +1526,11 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	 * the engine's threads and the servers' children inherit this */
 	if (r->placement.mode != PLACEMENT_FREE)
 	{
-		if (placement_pin_self(&r->placement.driver, &r->old_cpus, err) < 0)
+		const struct cpu_mask *m = r->placement.mode == PLACEMENT_AUTO
+									   ? &r->placement.all
+									   : &r->placement.driver;
+
+		if (placement_pin_self(m, &r->old_cpus, err) < 0)
 			goto out;
 		r->pinned = true;
 	}

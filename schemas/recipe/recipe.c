@@ -2365,6 +2365,7 @@ scripts_recipe_text(const struct recipe *r)
 		emit_mapping(&e, false, true);
 		emit_mapping(&e, false, true);
 	}
+	emit_pair(&e, "placement", "free");
 	emit_scalar(&e, "workloads");
 	emit_mapping(&e, true, false);
 	emit_scalar(&e, w->name);
@@ -2509,6 +2510,9 @@ recipe_from_scripts(const struct recipe_script_arg *args, int n,
 	r->topology = RECIPE_TOPO_PRIMARY;
 	r->repeat = 1;
 	r->restart_per_block = true;
+	/* pgbench's habit: the scheduler places the processes */
+	r->has_placement = true;
+	r->placement.mode = PLACEMENT_FREE;
 	r->duration_ns = duration_ns;
 	if (init_scale > 0)
 	{

@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Does pinning the server and the driver apart narrow the A/A spread?
+# How wide is the A/A spread under each design, and where does it come
+# from?  Placement (free, split) and restarts (a fresh server per block,
+# or one per variant for the whole run) compared on the same machine.
 #
-#   tests/bench/placement_spread.sh [ROUNDS] [REPEATS] [DURATION] [CLIENTS]
+#   tests/bench/aa_spread.sh [ROUNDS] [REPEATS] [DURATION] [CLIENTS]
 #   defaults: 4 rounds of 6 blocks, 3s windows, clients 1,4
+#   CONFIGS="free:block split:block" (default): PLACEMENT:RESTART pairs
 #
 # Each round runs the same A/A recipe (txid_current, prepared, two
-# identical variants a and a_again, each server restarted per block)
-# once per placement, in the order free, split, then split, free in the
-# next round, so drift falls on both alike.  Per placement and client
-# count it prints the standard deviation of the per-block log ratio
-# a_again/a (what a paired gate's interval is made of), the CV of a's
-# tps over blocks and the mean tps.  A benchmark, not a test.
+# identical variants a and a_again) once per configuration, the order
+# reversed every other round so that drift falls on all alike.  Per
+# configuration and client count it prints:
+#   sd(log B/A)  the per-block log ratio a_again/a over blocks, what a
+#                paired gate's interval is made of;
+#   mean log B/A with restart: never, a bias the servers' own effect can
+#                leave (it lasts a server's lifetime);
+#   CV(A)        of a's tps over blocks, and the mean tps;
+#   within-s     the sd of log tps between the seconds of one window,
+#                the slice-level noise (per second);
+#   between      the sd of log tps of a's windows: what is left of it
+#                once the seconds are averaged is the point- and
+#                instance-level noise (Kalibera & Jones's levels).
+# A benchmark, not a test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
@@ -18,13 +29,16 @@ rounds=${1:-4}
 repeats=${2:-6}
 duration=${3:-3s}
 clients=${4:-1,4}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-placement.XXXXXX")
+read -ra configs <<<"${CONFIGS:-free:block split:block}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-aa.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-export PGCLIFF_DB=$tmp/p.db
-cat >"$tmp/aa.yaml" <<YAML
-recipe: placement_spread
+export PGCLIFF_DB=${AA_DB:-$tmp/aa.db}
+for restart in block never; do
+	cat >"$tmp/aa_$restart.yaml" <<YAML
+recipe: aa_spread
 duration: $duration
 repeat: $repeats
+restart: $restart
 workloads:
   txid:
     protocol: prepared
@@ -36,28 +50,46 @@ variants:
   a:
   a_again:
 YAML
+done
 for ((k = 0; k < rounds; k++)); do
-	if ((k % 2 == 0)); then order="free split"; else order="split free"; fi
-	for p in $order; do
-		"$pgcliff" run "$tmp/aa.yaml" -q --placement "$p" >/dev/null
-		echo "round $((k + 1)) $p: run $(sqlite3 "$PGCLIFF_DB" 'SELECT max(id) FROM run')" >&2
+	order=("${configs[@]}")
+	if ((k % 2 == 1)); then
+		order=()
+		for ((i = ${#configs[@]} - 1; i >= 0; i--)); do order+=("${configs[i]}"); done
+	fi
+	for cfg in "${order[@]}"; do
+		"$pgcliff" run "$tmp/aa_${cfg#*:}.yaml" -q --placement "${cfg%%:*}" >/dev/null
+		echo "round $((k + 1)) $cfg: run $(sqlite3 "$PGCLIFF_DB" 'SELECT max(id) FROM run')" >&2
 	done
 done
-sqlite3 -batch "$PGCLIFF_DB" >"$tmp/rows" <<'SQL'
-.mode list
-.separator ' '
-SELECT json_extract(r.plan, '$.placement.mode'), a.clients, a.tps, b.tps
-FROM point a
-JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
-  AND b.repeat_idx = a.repeat_idx AND b.variant = 'a_again'
-JOIN run r ON r.id = a.run_id
-WHERE a.variant = 'a';
-SQL
-printf '%-6s %7s %6s %14s %9s %11s\n' placement clients blocks "sd(log B/A)" "CV(A)" "mean tps"
-awk '{k = $1 " " $2; n[k]++; d = log($4 / $3); s[k] += d; ss[k] += d * d
-      t[k] += $3; tt[k] += $3 * $3}
-     END {for (k in n) {m = s[k] / n[k]; v = (ss[k] - n[k] * m * m) / (n[k] - 1)
-          mt = t[k] / n[k]; vt = (tt[k] - n[k] * mt * mt) / (n[k] - 1)
-          split(k, f, " ")
-          printf "%-9s %7d %6d %14.4f %8.1f%% %11.0f\n", f[1], f[2], n[k], sqrt(v), 100 * sqrt(vt) / mt, mt}}' \
-	"$tmp/rows" | sort -k2,2n -k1,1
+printf '%-13s %7s %6s %11s %12s %8s %9s %9s %8s\n' config clients blocks "sd(logB/A)" "mean logB/A" "CV(A)" "mean tps" within-s between
+sqlite3 -batch -separator ' ' "$PGCLIFF_DB" "
+WITH cfg AS (
+  SELECT id, json_extract(plan, '\$.placement.mode') || ':' ||
+             json_extract(plan, '\$.restart') AS c FROM run),
+pairs AS (
+  SELECT cfg.c, a.clients, ln(b.tps / a.tps) AS d, a.tps
+  FROM point a
+  JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
+   AND b.repeat_idx = a.repeat_idx AND b.variant = 'a_again'
+  JOIN cfg ON cfg.id = a.run_id
+  WHERE a.variant = 'a'),
+secs AS (
+  SELECT cfg.c, p.clients, p.id, avg(ln(s.transactions)) AS m,
+         avg(ln(s.transactions) * ln(s.transactions)) - avg(ln(s.transactions)) * avg(ln(s.transactions)) AS v,
+         count(*) AS n
+  FROM series s JOIN point p ON p.id = s.point_id JOIN cfg ON cfg.id = p.run_id
+  WHERE p.variant = 'a' AND s.transactions > 0
+  GROUP BY p.id),
+lv AS (
+  SELECT c, clients, sqrt(avg(v * n / (n - 1))) AS within_s,
+         sqrt((sum(m * m) - sum(m) * sum(m) / count(*)) / (count(*) - 1)) AS between_w
+  FROM secs WHERE n > 1 GROUP BY c, clients)
+SELECT p.c, p.clients, count(*),
+       sqrt((sum(d * d) - sum(d) * sum(d) / count(*)) / (count(*) - 1)),
+       avg(d),
+       100 * sqrt((sum(tps * tps) - sum(tps) * sum(tps) / count(*)) / (count(*) - 1)) / avg(tps),
+       avg(tps), lv.within_s, lv.between_w
+FROM pairs p JOIN lv ON lv.c = p.c AND lv.clients = p.clients
+GROUP BY p.c, p.clients ORDER BY p.clients, p.c" |
+	awk '{printf "%-13s %7d %6d %11.4f %12.4f %7.1f%% %9.0f %9.4f %8.4f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'

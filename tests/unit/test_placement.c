@@ -106,6 +106,23 @@ main(void)
 	else
 		CHECK(placement_resolve(&p, NULL, &err) == -1);
 
+	/* auto: split CPUs, pinned only while the clients fit the driver's */
+	CHECK(placement_parse("auto", &p, &err) == 0 && p.mode == PLACEMENT_AUTO);
+	CHECK(placement_resolve(&p, NULL, &err) == 0);
+	CHECK(memcmp(&p.all, &allowed, sizeof(allowed)) == 0);
+	if (n >= 2)
+	{
+		CHECK(p.mode == PLACEMENT_AUTO);
+		CHECK(cpu_mask_count(&p.driver) == n / 2);
+		CHECK(placement_pins(&p, 1));
+		CHECK(placement_pins(&p, n / 2));
+		CHECK(!placement_pins(&p, n / 2 + 1));
+	}
+	else
+		CHECK(p.mode == PLACEMENT_FREE); /* one CPU: nothing to split */
+	CHECK(placement_parse("split", &p, &err) == 0 && placement_pins(&p, 999));
+	CHECK(placement_parse("free", &p, &err) == 0 && !placement_pins(&p, 1));
+
 	/* a CPU that may not be used is refused, naming it and what may */
 	CHECK(placement_parse("0/1023", &p, &err) == 0);
 	if (!cpu_mask_has(&allowed, 1023))
