@@ -80,8 +80,9 @@ list_fn(int argc, char **argv)
 		   "recipe", "status", "points", "variants");
 	for (int i = 0; i < n; i++)
 		printf("%6" PRId64 "  %-19s  %-24s  %-11s  %6d  %s\n", rows[i].id,
-			   rows[i].started_at, rows[i].recipe, rows[i].status,
-			   rows[i].npoints, rows[i].variants);
+			   rows[i].started_at, rows[i].recipe,
+			   rows[i].dead ? "dead" : rows[i].status, rows[i].npoints,
+			   rows[i].variants);
 	store_runs_free(rows, n);
 	return cmd_ctx_finish(&ctx);
 }

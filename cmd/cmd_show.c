@@ -500,11 +500,13 @@ show_fn(int argc, char **argv)
 		return cmd_ctx_finish(&ctx);
 	}
 	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
-		   run.status);
+		   run.dead ? "dead" : run.status);
 	if (run.error)
 		printf("error:    %s\n", run.error);
 	printf("started:  %s UTC\nended:    %s%s\n", run.started_at,
-		   run.ended_at ? run.ended_at : "(never: the process died)",
+		   run.ended_at ? run.ended_at
+		   : run.dead   ? "never: the process writing it died (status dead)"
+						: "not yet (running)",
 		   run.ended_at ? " UTC" : "");
 	printf("recipe:   %s (sha256 %s)\n",
 		   run.recipe_path ? run.recipe_path : "?", run.recipe_sha256);

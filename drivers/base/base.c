@@ -398,3 +398,77 @@ dir_remove_tree(const char *path)
 {
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+/* ------------------------------------------------------------ processes */
+
+static bool
+boot_id(char *out, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	bool ok;
+
+	if (f == NULL)
+		return false;
+	ok = fgets(out, (int) size, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return ok && out[0] != '\0' && strchr(out, ' ') == NULL;
+}
+
+/* Field 22 of /proc/PID/stat, the start time; 0 when PID is not alive. */
+static unsigned long long
+start_time_of(long pid)
+{
+	char path[64], buf[1024];
+	unsigned long long start = 0;
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* the command may hold spaces and parentheses: fields follow the last
+	 * ')'; field 3 (state) is the first after it */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	p++; /* the space before field 3, the state */
+	if (p[0] != ' ' || p[1] == '\0' || p[1] == 'Z' || p[1] == 'X')
+		return 0; /* a zombie has died */
+	for (int field = 3; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || sscanf(p, " %llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+void
+process_identity(char *out, size_t size)
+{
+	char boot[64];
+	unsigned long long start = start_time_of((long) getpid());
+
+	if (!boot_id(boot, sizeof(boot)) || start == 0)
+	{
+		out[0] = '\0';
+		return;
+	}
+	snprintf(out, size, "%s %ld %llu", boot, (long) getpid(), start);
+}
+
+int
+process_alive(const char *identity)
+{
+	char boot[64], here[64];
+	long pid;
+	unsigned long long start;
+
+	if (identity == NULL ||
+		sscanf(identity, "%63s %ld %llu", boot, &pid, &start) != 3 ||
+		!boot_id(here, sizeof(here)) || strcmp(boot, here) != 0)
+		return -1;
+	return start_time_of(pid) == start ? 1 : 0;
+}

@@ -161,4 +161,19 @@ char *file_read_all(const char *path, size_t *len_out, struct pgc_error *err);
 /* Remove a directory tree (like rm -rf).  0 on success. */
 int dir_remove_tree(const char *path);
 
+/*
+ * Processes that outlive their records: the identity of the calling
+ * process, "BOOT_ID PID START" (the kernel's boot id, and the process's
+ * start time in clock ticks since boot, so that a reused pid or a reboot
+ * is not taken for it), into OUT; "" when /proc cannot say.
+ */
+void process_identity(char *out, size_t size);
+
+/*
+ * Whether the process of IDENTITY (process_identity()) is alive: 1 alive,
+ * 0 provably gone (this boot, and its pid is free or someone else's), -1
+ * unknown (another boot or machine, or no identity).
+ */
+int process_alive(const char *identity);
+
 #endif /* PGCLIFF_BASE_H */

@@ -136,6 +136,9 @@ static const char *const migrations[] = {
 	 "  stop TEXT,"
 	 "  detail TEXT,"
 	 "  PRIMARY KEY (run_id, look)) WITHOUT ROWID;"),
+	/* 7 -> 8: which process writes a run, so that a reader can tell a
+	 * running run from one whose process died (process_identity()) */
+	"ALTER TABLE run ADD COLUMN owner TEXT;",
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -455,8 +458,9 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 			"INSERT INTO run (recipe, recipe_path, recipe_text,"
 			" recipe_sha256, command_line, tool_version, seed,"
 			" host_name, host_cpu, host_cores, host_mem_bytes,"
-			" host_kernel, started_at, plan, script_files, measure, status)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+			" host_kernel, started_at, plan, script_files, measure, owner,"
+			" status)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
 			-1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, err, "could not store the run");
 	bind_text(s, 1, r->recipe);
@@ -475,6 +479,12 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 	bind_text(s, 14, r->plan);
 	bind_text(s, 15, r->script_files);
 	bind_text(s, 16, r->measure);
+	{
+		char owner[128];
+
+		process_identity(owner, sizeof(owner));
+		bind_text(s, 17, owner[0] ? owner : NULL);
+	}
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not store the run");
 	else
@@ -795,7 +805,7 @@ select_rows(struct store *st, const char *sql, const int64_t *params,
 	" r.started_at, r.ended_at, r.status, r.error,"                            \
 	" (SELECT count(*) FROM point p WHERE p.run_id = r.id),"                   \
 	" (SELECT group_concat(name, ',') FROM variant v WHERE v.run_id = r.id),"  \
-	" r.plan, r.script_files, r.measure"
+	" r.plan, r.script_files, r.measure, r.owner"
 
 static void
 read_run_row(sqlite3_stmt *s, struct store_run_row *r)
@@ -819,6 +829,14 @@ read_run_row(sqlite3_stmt *s, struct store_run_row *r)
 	r->plan = col_text(s, 14);
 	r->script_files = col_text(s, 15);
 	r->measure = col_text(s, 16);
+	/* running, but the process that writes it is gone: it never will */
+	{
+		char *owner = col_text(s, 17);
+
+		r->dead = r->status && strcmp(r->status, "running") == 0 &&
+				  process_alive(owner) == 0;
+		free(owner);
+	}
 }
 
 int

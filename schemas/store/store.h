@@ -16,7 +16,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -204,6 +204,12 @@ struct store_run_row
 	char *plan;         /* JSON, or NULL */
 	char *script_files; /* or NULL */
 	char *measure;      /* the recipe's measure:, or NULL */
+	/*
+	 * status "running" but the process that writes it is provably gone
+	 * (killed, or its machine rebooted): the run will never end.  A run
+	 * written from another machine or boot cannot be told: false.
+	 */
+	bool dead;
 };
 
 struct store_variant_row

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SIGINT in the middle of a run: the run is stored as interrupted with the
 # points finished before the signal, exit 75, and no server is left.
+# SIGKILL: the run stays "running" in the store, and list and show call
+# it dead since its process is gone.
 . "$(dirname "$0")/lib.sh"
 
 "$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1,2,4,8,16 -T 3s -q >"$TMP/out" 2>"$TMP/err" &
@@ -22,4 +24,28 @@ points=$(sql "SELECT count(*) FROM point WHERE run_id = $run")
 check_eq "stored points are complete" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND transactions > 0")" "$points"
 check_eq "ended_at set" "$(sql "SELECT ended_at IS NOT NULL FROM run WHERE id = $run")" 1
 grep -q "status interrupted, $points point" "$TMP/out" || fail "no summary line"
+
+# SIGKILL: nothing can be stored at the end, but the run is seen as dead
+# (its process is gone), with the points finished before, and no server
+# outlives it (the postmaster's parent-death signal)
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1,2,4,8,16 -T 3s -q >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+run=$((run + 1))
+for _ in $(seq 1 600); do
+	n=$(sql "SELECT count(*) FROM point WHERE run_id = $run" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 1 ] && break
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid
+check_eq "SIGKILL exit" $? 137
+check_eq "stored status" "$(sql "SELECT status FROM run WHERE id = $run")" running
+"$PGCLIFF" list | awk -v r=$run '$1 == r {print $5}' >"$TMP/state"
+check_eq "list calls it" "$(cat "$TMP/state")" dead
+"$PGCLIFF" show $run >"$TMP/show"
+grep -q "^run $run: recipe txid_current, status dead" "$TMP/show" || fail "show: $(head -1 "$TMP/show")"
+grep -q "the process writing it died" "$TMP/show" || fail "show: $(sed -n 3p "$TMP/show")"
+check_eq "its finished points kept" "$(sql "SELECT count(*) >= 1 FROM point WHERE run_id = $run")" 1
+# the postmaster follows its parent within a moment
+for _ in $(seq 1 100); do [ -z "$(live_procs)" ] && break; sleep 0.1; done
 finish

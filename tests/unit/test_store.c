@@ -2,7 +2,9 @@
  * test_store.c - the store: a full round trip in :memory:, migrations and
  * reopening of a file, refusal of a newer schema, concurrent writers.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +59,84 @@ add_point(struct store *st, int64_t run, int clients, int order)
 }
 
 /*
+ * A run whose process is gone reads as dead; one whose process lives (this
+ * one) or whose process cannot be told (another boot) does not.  The
+ * owner of the dead one is a child that has exited and been reaped.
+ */
+static void
+test_dead_runs(const char *dbfile)
+{
+	struct store *st;
+	struct store_run_row row;
+	struct pgc_error err;
+	char child_id[128] = "";
+	int fds[2], status;
+	int64_t live, gone, foreign;
+	pid_t pid;
+	sqlite3 *db;
+	char sql[512];
+
+	CHECK(pipe(fds) == 0);
+	if ((pid = fork()) == 0)
+	{
+		char id[128];
+
+		process_identity(id, sizeof(id));
+		(void) !write(fds[1], id, strlen(id) + 1);
+		_exit(0);
+	}
+	close(fds[1]);
+	CHECK(read(fds[0], child_id, sizeof(child_id) - 1) > 0);
+	close(fds[0]);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(child_id[0] != '\0');
+	CHECK_INT(process_alive(child_id), 0);
+	{
+		char me[128];
+
+		process_identity(me, sizeof(me));
+		CHECK_INT(process_alive(me), 1);
+		CHECK_INT(process_alive("not-this-boot 1 1"), -1);
+		CHECK_INT(process_alive(""), -1);
+	}
+
+	unlink(dbfile);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	live = add_run(st, "live");
+	gone = add_run(st, "gone");
+	foreign = add_run(st, "foreign");
+	store_close(st);
+	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql),
+			 "UPDATE run SET owner = '%s' WHERE id = %lld;"
+			 "UPDATE run SET owner = 'another-boot 1 1' WHERE id = %lld",
+			 child_id, (long long) gone, (long long) foreign);
+	CHECK_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	st = store_open_read(dbfile, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_get_run(st, live, &row, &err), 0);
+	CHECK(!row.dead && strcmp(row.status, "running") == 0);
+	store_run_row_release(&row);
+	CHECK_INT(store_get_run(st, gone, &row, &err), 0);
+	CHECK(row.dead);
+	store_run_row_release(&row);
+	CHECK_INT(store_get_run(st, foreign, &row, &err), 0);
+	CHECK(!row.dead);
+	store_run_row_release(&row);
+	store_close(st);
+	/* a run that ended is not dead, whoever wrote it */
+	st = store_open(dbfile, &err);
+	CHECK_INT(store_run_finish(st, gone, "ok", NULL, &err), 0);
+	CHECK_INT(store_get_run(st, gone, &row, &err), 0);
+	CHECK(!row.dead && strcmp(row.status, "ok") == 0);
+	store_run_row_release(&row);
+	store_close(st);
+	unlink(dbfile);
+}
+
+/*
  * A schema-5 store with a run whose point has windows: migrated to the
  * current schema, everything readable, its windows read back as stored
  * and its measure unknown (NULL: tps, as before).
@@ -100,6 +180,7 @@ test_upgrade_from_5(const char *dbfile)
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
 						   "ALTER TABLE run DROP COLUMN measure;"
+						   "ALTER TABLE run DROP COLUMN owner;"
 						   "DROP TABLE look;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
@@ -347,6 +428,7 @@ main(void)
 						 "ALTER TABLE variant DROP COLUMN pg_config;"
 						 "ALTER TABLE variant DROP COLUMN build;"
 						 "ALTER TABLE run DROP COLUMN measure;"
+						 "ALTER TABLE run DROP COLUMN owner;"
 						 "ALTER TABLE point DROP COLUMN scale;"
 						 "ALTER TABLE point DROP COLUMN scripts;"
 						 "ALTER TABLE point DROP COLUMN retried;"
@@ -424,6 +506,7 @@ main(void)
 		CHECK_INT(err.kind, PGC_ERR_STORE);
 		CHECK(strstr(err.message, "newer") != NULL);
 	}
+	test_dead_runs(dbfile);
 	CHECK_INT(dir_remove_tree(path), 0);
 	TEST_MAIN_END("test_store");
 }
