@@ -827,6 +827,7 @@ struct until
 	struct store *store;
 	const struct seq_design *design; /* the run's, in its config */
 	int64_t t0_ns;
+	int nlooks;               /* looks taken */
 	enum cmp_outcome outcome; /* of the last look */
 	struct pgc_error err;     /* a look that failed */
 };
@@ -853,9 +854,10 @@ plan_until_decided(const struct run_opts *o, struct run *run)
 	}
 	fprintf(stderr,
 			"until decided: at most %d blocks (%s%.0f s budget, a block "
-			"~%.0f s)\n",
+			"~%.0f s), %d looks\n",
 			blocks, o->max_repeats ? "--max-repeats; " : "",
-			(double) budget / 1e9, (double) block / 1e9);
+			(double) budget / 1e9, (double) block / 1e9,
+			seq_looks(run_design(run)));
 }
 
 static bool
@@ -869,10 +871,15 @@ on_block_done(void *arg, const struct run *r, int blocks)
 	struct store_look look;
 	const char **names;
 	bool last = blocks >= run_nblocks(r);
+	/* another block would take about as long as the blocks so far did */
+	bool over = now - u->t0_ns + (now - u->t0_ns) / blocks > budget;
 	const char *stop = NULL;
 
-	if (blocks < 2)
-		return false; /* one block says nothing of its spread */
+	/* one block says nothing of its spread; between the scheduled looks
+	 * only the end of the budget makes one (the clock's call, not the
+	 * data's) */
+	if (blocks < 2 || (!seq_is_look(u->design, blocks) && !over))
+		return false;
 	names = xcalloc((size_t) run_nvariants(r), sizeof(char *));
 	for (int v = 0; v < run_nvariants(r); v++)
 		names[v] = run_variant_name(r, v);
@@ -885,15 +892,14 @@ on_block_done(void *arg, const struct run *r, int blocks)
 		return true; /* the store failed: stop, say so at the end */
 	}
 	free(names);
-	/* another block would take about as long as the blocks so far did */
 	if (u->outcome != CMP_OUTCOME_INCONCLUSIVE)
 		stop = "decided";
 	else if (last)
 		stop = "max-repeats";
-	else if (now - u->t0_ns + (now - u->t0_ns) / blocks > budget)
+	else if (over)
 		stop = "budget";
 	memset(&look, 0, sizeof(look));
-	look.look = blocks - 1; /* the first look is after block 2 */
+	look.look = ++u->nlooks;
 	look.blocks = blocks;
 	look.confidence = conf;
 	look.elapsed_s = (double) (now - u->t0_ns) / 1e9;

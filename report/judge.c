@@ -269,6 +269,8 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 
 		d.alpha = json_real_value(json_object_get(seq, "alpha"));
 		d.rho = json_real_value(json_object_get(seq, "rho"));
+		/* runs stored before the schedule looked after every block */
+		d.growth = json_real_value(json_object_get(seq, "growth"));
 		if (!q->conf_set && seq_conf_at(&d, blocks) > 0)
 			co->conf = seq_conf_at(&d, blocks);
 		if (!q->on_set && on)

@@ -1419,8 +1419,9 @@ plan_json(const struct run *r)
 	/* how the blocks are judged, for gate to judge the run the same way */
 	if (r->c.seq.alpha > 0)
 		json_object_set_new(doc, "sequential",
-							json_pack("{s:f, s:f, s:i, s:s, s:s}", "alpha",
-									  r->c.seq.alpha, "rho", r->c.seq.rho,
+							json_pack("{s:f, s:f, s:f, s:i, s:s, s:s}",
+									  "alpha", r->c.seq.alpha, "rho",
+									  r->c.seq.rho, "growth", r->c.seq.growth,
 									  "max_blocks", r->repeat, "on",
 									  r->c.seq_geomean ? "geomean" : "points",
 									  "rule", cmp_rule_name(r->c.seq_rule)));

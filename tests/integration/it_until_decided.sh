@@ -28,7 +28,7 @@ case $rc in 0|1|2) echo "ok: exit $rc (a gate's)" ;; *) fail "exit $rc"; cat "$T
 run=$(sql "SELECT max(id) FROM run")
 check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
 blocks=$(sql "SELECT max(repeat_idx) + 1 FROM point WHERE run_id = $run")
-check_eq "one look per block from the second" "$(sql "SELECT count(*) FROM look WHERE run_id = $run")" $((blocks - 1))
+check_eq "a look after each scheduled block (2, 3)" "$(sql "SELECT group_concat(blocks) FROM look WHERE run_id = $run")" "$(seq -s, 2 "$blocks")"
 check_eq "the last look says why it stopped" \
 	"$(sql "SELECT stop IS NOT NULL FROM look WHERE run_id = $run ORDER BY look DESC LIMIT 1")" 1
 check_eq "only the last look stops" \
@@ -59,11 +59,16 @@ grep -q "^looks (--until-decided" "$TMP/show" || fail "show prints no looks"
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 case $rc in 0|1|2) echo "ok: exit $rc (a gate's)" ;; *) fail "exit $rc"; cat "$TMP/err" ;; esac
-most=$(sed -n 's/^until decided: at most \([0-9]*\) blocks (30 s budget, a block ~[0-9]* s)$/\1/p' "$TMP/err")
+most=$(sed -n 's/^until decided: at most \([0-9]*\) blocks (30 s budget, a block ~[0-9]* s), [0-9]* looks$/\1/p' "$TMP/err")
 [ -n "$most" ] && [ "$most" -ge 2 ] && [ "$most" -le 7 ] || fail "plan line: $(head -3 "$TMP/err")"
 run=$(sql "SELECT max(id) FROM run")
 check_eq "the design holds the budget's blocks, the default rule" \
 	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.rule') FROM run WHERE id = $run")" "$most estimate"
+check_eq "the schedule is stored" "$(sql "SELECT json_extract(plan, '\$.sequential.growth') FROM run WHERE id = $run")" 1.5
+# looks after blocks 2, 3, 5, 8 ... and the last one planned, or a last
+# one when the budget ends
+bad=$(sql "SELECT count(*) FROM look WHERE run_id = $run AND blocks NOT IN (2, 3, 5, 8, $most) AND stop IS NOT 'budget'")
+check_eq "looks off the schedule (but the budget's last)" "$bad" 0
 check_eq "no more blocks than that" \
 	"$(sql "SELECT max(repeat_idx) < $most FROM point WHERE run_id = $run")" 1
 finish

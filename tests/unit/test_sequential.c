@@ -28,10 +28,12 @@
 #include "stats.h"
 #include "test.h"
 
-#define GATES      10000
-#define FULL_GATES 300
-#define MAX_BLOCKS 10
-#define MARGIN     0.03
+#define GATES       10000
+#define FULL_GATES  300
+#define MAX_BLOCKS  10
+#define LONG_BLOCKS 60 /* a budget's worth: schedule against every block */
+#define MAX_DRAW    LONG_BLOCKS
+#define MARGIN      0.03
 
 static double
 gauss(struct prng *p)
@@ -41,11 +43,11 @@ gauss(struct prng *p)
 	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
 }
 
-/* Blocks of A and B with true ratio RATIO. */
+/* N blocks of A and B with true ratio RATIO. */
 static void
-draw(struct prng *p, double ratio, double *a, double *b)
+draw(struct prng *p, double ratio, int n, double *a, double *b)
 {
-	for (int k = 0; k < MAX_BLOCKS; k++)
+	for (int k = 0; k < n; k++)
 	{
 		double shared = 0.07 * gauss(p);
 
@@ -64,7 +66,7 @@ static int
 t_rule(const double *a, const double *b, int n, double conf,
 	   enum cmp_rule rule)
 {
-	double d[MAX_BLOCKS], m, se, q;
+	double d[MAX_DRAW], m, se, q;
 
 	for (int k = 0; k < n; k++)
 		d[k] = log(b[k] / a[k]);
@@ -103,20 +105,22 @@ full_rule(const double *a, const double *b, int n, double conf,
 }
 
 /*
- * A gate: look after blocks 2 .. MAX_BLOCKS, stop at the first decision.
- * SPENDING: alpha spending, else 95 % at every look.  *BLOCKS: blocks used.
+ * A gate: look after the blocks design D schedules, stop at the first
+ * decision.  SPENDING: at the design's confidence, else 95 % at each of
+ * the same looks.  *BLOCKS: blocks used.
  */
 static int
 gate(int (*judge)(const double *, const double *, int, double, enum cmp_rule),
-	 enum cmp_rule rule, const double *a, const double *b, bool spending,
-	 int *blocks)
+	 enum cmp_rule rule, const struct seq_design *d, const double *a,
+	 const double *b, bool spending, int *blocks)
 {
-	struct seq_design d = seq_design_default(MAX_BLOCKS);
-
-	for (int n = 2; n <= MAX_BLOCKS; n++)
+	for (int n = 2; n <= d->max_blocks; n++)
 	{
-		int v = judge(a, b, n, spending ? seq_conf_at(&d, n) : 0.95, rule);
+		int v;
 
+		if (!seq_is_look(d, n))
+			continue;
+		v = judge(a, b, n, spending ? seq_conf_at(d, n) : 0.95, rule);
 		*blocks = n;
 		if (v != 0)
 			return v;
@@ -131,21 +135,21 @@ struct tally
 };
 
 static struct tally
-simulate(const char *what, enum cmp_rule rule, double ratio, bool spending,
-		 bool full, int gates)
+simulate_with(const char *what, enum cmp_rule rule, const struct seq_design *d,
+			  double ratio, bool spending, bool full, int gates)
 {
 	struct prng p;
 	struct tally t = {0, 0, 0, 0};
-	double a[MAX_BLOCKS], b[MAX_BLOCKS];
+	double a[MAX_DRAW], b[MAX_DRAW];
 	long total = 0;
 
 	prng_seed(&p, 20261201);
 	for (int g = 0; g < gates; g++)
 	{
-		int blocks, v;
+		int blocks = d->max_blocks, v;
 
-		draw(&p, ratio, a, b);
-		v = gate(full ? full_rule : t_rule, rule, a, b, spending, &blocks);
+		draw(&p, ratio, d->max_blocks, a, b);
+		v = gate(full ? full_rule : t_rule, rule, d, a, b, spending, &blocks);
 		t.reg += v == 1;
 		t.no += v == -1;
 		t.undecided += v == 0;
@@ -159,6 +163,16 @@ simulate(const char *what, enum cmp_rule rule, double ratio, bool spending,
 	return t;
 }
 
+/* The default design over MAX_BLOCKS blocks. */
+static struct tally
+simulate(const char *what, enum cmp_rule rule, double ratio, bool spending,
+		 bool full, int gates)
+{
+	struct seq_design d = seq_design_default(MAX_BLOCKS);
+
+	return simulate_with(what, rule, &d, ratio, spending, full, gates);
+}
+
 int
 main(void)
 {
@@ -166,17 +180,42 @@ main(void)
 	struct tally aa[2], naive, full_t, full, slow10[2], slow5[2], inside[2];
 	double sum = 0;
 
-	/* the spending adds up to alpha and each look's share is positive */
-	for (int k = 2; k <= MAX_BLOCKS; k++)
+	/* the schedule: 2, then growing by half, and the last */
 	{
-		CHECK(seq_conf_at(&d, k) < 1 && seq_conf_at(&d, k) > 0.95);
-		sum += 1 - seq_conf_at(&d, k);
+		const int want[] = {2, 3, 5, 8, 10};
+		int k = 0;
+
+		for (int n = 1; n <= MAX_BLOCKS + 1; n++)
+			if (seq_is_look(&d, n))
+				CHECK(k < 5 && want[k++] == n);
+		CHECK_INT(k, 5);
+		CHECK_INT(seq_looks(&d), 5);
 	}
+	/* the scheduled looks' shares add up to alpha, each positive */
+	for (int k = 2; k <= MAX_BLOCKS; k++)
+		if (seq_is_look(&d, k))
+		{
+			CHECK(seq_conf_at(&d, k) < 1 && seq_conf_at(&d, k) > 0.95);
+			sum += 1 - seq_conf_at(&d, k);
+		}
 	CHECK_NEAR(sum, d.alpha, 1e-12);
 	CHECK(seq_conf_at(&d, 1) == 0 && seq_conf_at(&d, MAX_BLOCKS + 1) == 0);
 	CHECK_NEAR(seq_spent(&d, MAX_BLOCKS), 0.05, 1e-12);
-	/* rho 2 over 9 looks: the first spends alpha / 81 */
+	/* rho 2, t = (b - 1) / 9: the first look spends alpha / 81, the one
+	 * after 5 blocks alpha (16 - 4) / 81, the budget's last look after 7
+	 * blocks what lies between 5 and 7 */
 	CHECK_NEAR(1 - seq_conf_at(&d, 2), 0.05 / 81, 1e-12);
+	CHECK_NEAR(1 - seq_conf_at(&d, 5), 0.05 * 12 / 81, 1e-12);
+	CHECK_NEAR(1 - seq_conf_at(&d, 7), 0.05 * (36 - 16) / 81, 1e-12);
+	/* growth 0: every block a look, as stored runs before the schedule */
+	{
+		struct seq_design every = d;
+
+		every.growth = 0;
+		CHECK_INT(seq_looks(&every), MAX_BLOCKS - 1);
+		CHECK(seq_is_look(&every, 4));
+		CHECK_NEAR(1 - seq_conf_at(&every, 4), 0.05 * (9 - 4) / 81, 1e-12);
+	}
 
 	for (int k = 0; k < 2; k++)
 	{
@@ -216,5 +255,39 @@ main(void)
 	CHECK(slow10[1].reg >= GATES / 2);
 	/* and neither calls a 10 % drop NO-REGRESSION beyond alpha */
 	CHECK(slow10[1].no <= (int) (d.alpha * GATES));
+
+	/*
+	 * A budget of 60 blocks: looking after every block charges 59 looks
+	 * in full; the schedule (13 looks) keeps the A/A bound and finds more
+	 * of a 5 % drop, sooner.
+	 */
+	{
+		struct seq_design sched = seq_design_default(LONG_BLOCKS);
+		struct seq_design every = sched;
+		struct tally aa_s, aa_e, s5, e5, s10, e10;
+
+		every.growth = 0;
+		aa_s =
+			simulate_with("A/A, 60 blocks, scheduled looks", CMP_RULE_ESTIMATE,
+						  &sched, 1.0, true, false, GATES / 2);
+		aa_e = simulate_with("A/A, 60 blocks, every block", CMP_RULE_ESTIMATE,
+							 &every, 1.0, true, false, GATES / 2);
+		CHECK(aa_s.reg <= (int) (d.alpha / 2 * GATES / 2));
+		CHECK(aa_e.reg <= (int) (d.alpha / 2 * GATES / 2));
+		s5 = simulate_with("5 % slower, 60 blocks, scheduled",
+						   CMP_RULE_ESTIMATE, &sched, 0.95, true, false,
+						   GATES / 2);
+		e5 = simulate_with("5 % slower, 60 blocks, every block",
+						   CMP_RULE_ESTIMATE, &every, 0.95, true, false,
+						   GATES / 2);
+		s10 = simulate_with("10 % slower, 60 blocks, scheduled",
+							CMP_RULE_ESTIMATE, &sched, 0.90, true, false,
+							GATES / 2);
+		e10 = simulate_with("10 % slower, 60 blocks, every block",
+							CMP_RULE_ESTIMATE, &every, 0.90, true, false,
+							GATES / 2);
+		CHECK(s5.reg > e5.reg);
+		CHECK(s10.reg >= e10.reg);
+	}
 	TEST_MAIN_END("test_sequential");
 }
