@@ -113,7 +113,10 @@ cpu_mask_format(const struct cpu_mask *m, char *out, size_t size)
 				   : snprintf(out + len, size - len, "%s%d-%d", len ? "," : "",
 							  c, e);
 		if (n < 0 || (size_t) n >= size - len)
+		{
+			out[len] = '\0'; /* whole entries only */
 			return;
+		}
 		len += (size_t) n;
 		c = e;
 	}

@@ -43,7 +43,7 @@ struct cpu_mask
 int cpu_mask_parse(const char *text, struct cpu_mask *m, size_t *bad,
 				   struct pgc_error *err);
 
-/* M as a cpulist, "0-3,8" ("" when empty); truncated to SIZE. */
+/* M as a cpulist, "0-3,8" ("" when empty); what fits SIZE, whole entries. */
 void cpu_mask_format(const struct cpu_mask *m, char *out, size_t size);
 
 int cpu_mask_count(const struct cpu_mask *m);

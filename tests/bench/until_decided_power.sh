@@ -14,7 +14,7 @@
 #     GATES     10; BUDGET 10min
 #   environment: WORKLOAD txid (SELECT txid_current(), prepared; default)
 #                or select (pgbench's select-only, scale 10, prepared);
-#                CLIENTS (1), WINDOW (3s), PLACEMENT (free), RULE
+#                CLIENTS (1), WINDOW (3s), PLACEMENT (auto), RULE
 #                (estimate), ON (points), PGCLIFF, POWER_DB (keep the
 #                runs in this store, and add to it)
 #
@@ -33,7 +33,7 @@ budget=${3:-10min}
 workload=${WORKLOAD:-txid}
 clients=${CLIENTS:-1}
 window=${WINDOW:-3s}
-placement=${PLACEMENT:-free}
+placement=${PLACEMENT:-auto}
 rule=${RULE:-estimate}
 on=${ON:-points}
 
