@@ -315,11 +315,6 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 	c->port = o->port ? o->port : 5432;
 	snprintf(c->port_str, sizeof(c->port_str), "%d", c->port);
 	c->start_timeout_s = o->start_timeout_s ? o->start_timeout_s : 60;
-	if (o->cpus)
-	{
-		c->pinned = true;
-		c->cpus = *o->cpus;
-	}
 
 	if (o->os_user)
 	{

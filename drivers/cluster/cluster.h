@@ -37,8 +37,6 @@ struct cluster_opts
 	int ngucs;
 	int port;            /* 0 = 5432 (the socket dir is private) */
 	int start_timeout_s; /* 0 = 60 */
-	/* the CPUs its processes run on (placement.h); NULL = pgcliff's */
-	const struct cpu_mask *cpus;
 };
 
 struct cluster;
@@ -188,7 +186,6 @@ struct target_spec
 	int nprimary_gucs;
 	const struct cluster_guc *standby_gucs;
 	int nstandby_gucs;
-	const struct cpu_mask *cpus; /* managed: both nodes' CPUs; NULL = free */
 };
 
 /* What a target's primary is; strings owned, see _release(). */

@@ -329,7 +329,6 @@ open_managed(struct target *t, const struct target_spec *s,
 	/* the name goes into the socket's path: keep it short */
 	snprintf(short_name, sizeof(short_name), "%.16s", s->name);
 	co.name = short_name;
-	co.cpus = s->cpus;
 	/* the node's own settings come after the shared ones, and win */
 	gucs = join_gucs(s->gucs, s->ngucs, s->primary_gucs, s->nprimary_gucs);
 	co.gucs = gucs;

@@ -609,9 +609,6 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 			goto out;
 		spec.bindir = v->bindir;
 		spec.os_user = r->c.os_user;
-		if (r->placement.mode == PLACEMENT_SPLIT ||
-			r->placement.mode == PLACEMENT_CPUS)
-			spec.cpus = &r->placement.server;
 		spec.gucs = gucs;
 		spec.ngucs = n;
 		spec.primary_gucs = pg;
@@ -1159,9 +1156,10 @@ store_samples(struct run *r, const struct load_point *lp,
 }
 
 /*
- * placement: auto: pin the servers and the driver apart for a point whose
- * clients fit on the driver's CPUs, else let them run anywhere; the
- * backends the point connects are forked after this, so they follow.
+ * Pin the servers and the driver apart for a point that placement pins
+ * (split and CPU lists: every point; auto: one whose clients fit on the
+ * driver's CPUs), else let them run anywhere.  The backends the point
+ * connects are forked after this, so they follow.
  */
 static int
 place_point(struct run *r, struct run_target *rt,
@@ -1171,7 +1169,7 @@ place_point(struct run *r, struct run_target *rt,
 	int clients = 0;
 	bool pin;
 
-	if (p->mode != PLACEMENT_AUTO)
+	if (p->mode == PLACEMENT_FREE)
 		return 0;
 	for (int i = 0; i < nw; i++)
 		clients += wl[i].clients;
@@ -1527,11 +1525,7 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	 * the engine's threads and the servers' children inherit this */
 	if (r->placement.mode != PLACEMENT_FREE)
 	{
-		const struct cpu_mask *m = r->placement.mode == PLACEMENT_AUTO
-									   ? &r->placement.all
-									   : &r->placement.driver;
-
-		if (placement_pin_self(m, &r->old_cpus, err) < 0)
+		if (placement_pin_self(&r->placement.all, &r->old_cpus, err) < 0)
 			goto out;
 		r->pinned = true;
 	}
