@@ -83,7 +83,9 @@ const struct cmd cmd_run = {
 		"                          build (over the recipe's source:); what is\n"
 		"                          not in the build cache is built first\n"
 		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
-		"      --keep-logs         keep the managed server's log directory\n"
+		"      --keep-logs         keep the managed servers' logs, as a failed\n"
+		"                          run's are: in STORE-logs/run-ID/ (the\n"
+		"                          newest 20 runs'; show ID names it)\n"
 		"      --placement free|split|auto|SERVER/DRIVER\n"
 		"                          the CPUs of the managed servers and of the\n"
 		"                          driver: as the scheduler likes (free), the\n"
@@ -971,6 +973,7 @@ run_fn(int argc, char **argv)
 	struct run *run = NULL;
 	struct until until;
 	char *cmdline = NULL;
+	char logs_dir[1100];
 	int rc;
 
 	if (cmd_wants_help(&cmd_run, argc, argv))
@@ -1042,6 +1045,8 @@ run_fn(int argc, char **argv)
 	cmd_install_signals();
 	if (cmd_open_store(&ctx, true) == NULL)
 		goto out;
+	if (store_logs_dir(ctx.db_path, logs_dir, sizeof(logs_dir)))
+		run_set_logs_dir(run, logs_dir);
 	cmdline = run_command_line(argc, argv);
 	until.store = ctx.store;
 	until.t0_ns = clock_now_ns();
@@ -1070,7 +1075,15 @@ run_fn(int argc, char **argv)
 			strbuf_release(&table);
 		}
 	}
-	if (run_id(run) > 0)
+	if (run_id(run) > 0 && run_finish_error(run))
+		/* the end could not be stored: the store says "running" until
+		 * list and show find the process gone (dead) */
+		fprintf(o.format_pgbench ? stderr : stdout,
+				"run %" PRId64 " in %s: %s, %d point%s stored, its end "
+				"not (the store will call it dead)\n",
+				run_id(run), ctx.db_path, run_status(run),
+				run_points_done(run), run_points_done(run) == 1 ? "" : "s");
+	else if (run_id(run) > 0)
 		fprintf(o.format_pgbench ? stderr : stdout,
 				"run %" PRId64 " stored in %s (status %s, %d point%s)\n",
 				run_id(run), ctx.db_path, run_status(run),

@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "compare.h"
 #include "report.h"
+#include "run.h"
 #include "store.h"
 
 static int show_fn(int argc, char **argv);
@@ -418,6 +420,22 @@ print_samples(struct store *st, int64_t run_id,
 	return 0;
 }
 
+/* The folder holding the run's kept server logs, when there is one. */
+static void
+print_kept_logs(const char *db_path, int64_t id)
+{
+	char dir[1100];
+	char *path;
+	struct stat st;
+
+	if (!store_logs_dir(db_path, dir, sizeof(dir)))
+		return;
+	path = run_logs_path(dir, id);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		printf("logs:     %s (the servers' logs, kept)\n", path);
+	free(path);
+}
+
 static int
 show_fn(int argc, char **argv)
 {
@@ -511,6 +529,7 @@ show_fn(int argc, char **argv)
 	printf("recipe:   %s (sha256 %s)\n",
 		   run.recipe_path ? run.recipe_path : "?", run.recipe_sha256);
 	printf("command:  %s\n", run.command_line);
+	print_kept_logs(ctx.db_path, run.id);
 	if (run.script_files)
 	{
 		int nfiles = 0;

@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,6 +401,99 @@ dir_remove_tree(const char *path)
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+int
+dir_make_all(const char *path, mode_t mode, struct pgc_error *err)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1;; s++)
+	{
+		if (*s == '/' || *s == '\0')
+		{
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, mode) == 0)
+				chmod(p, mode); /* whatever the umask */
+			else if (errno != EEXIST)
+			{
+				error_set(err, PGC_ERR_IO, "could not create \"%s\": %s", p,
+						  strerror(errno));
+				free(p);
+				return -1;
+			}
+			*s = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	free(p);
+	return 0;
+}
+
+int
+file_copy(const char *from, const char *to, mode_t mode, struct pgc_error *err)
+{
+	char buf[65536];
+	int in, out;
+	ssize_t n = 0;
+	bool ok = true;
+
+	if ((in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not open \"%s\": %s", from,
+				  strerror(errno));
+		return -1;
+	}
+	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)) < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not create \"%s\": %s", to,
+				  strerror(errno));
+		close(in);
+		return -1;
+	}
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		for (ssize_t done = 0, w; ok && done < n; done += w)
+			if ((w = write(out, buf + done, (size_t) (n - done))) < 0)
+				ok = false;
+	if (n < 0)
+		ok = false;
+	if (close(out) != 0)
+		ok = false;
+	if (!ok)
+	{
+		error_set(err, PGC_ERR_IO, "could not copy \"%s\" to \"%s\": %s",
+				  from, to, strerror(errno));
+		close(in);
+		unlink(to);
+		return -1;
+	}
+	close(in);
+	return 0;
+}
+
+/* ------------------------------------------------------- fault injection */
+
+void
+inject_point(const char *point)
+{
+	static atomic_int reached;
+	const char *want = getenv("PGCLIFF_INJECT");
+	const char *at;
+	size_t len;
+	int k = 1;
+
+	if (want == NULL || want[0] == '\0')
+		return;
+	at = strrchr(want, '@');
+	len = at ? (size_t) (at - want) : strlen(want);
+	if (at && (k = atoi(at + 1)) < 1)
+		k = 1;
+	if (strncmp(point, want, len) != 0 || atomic_fetch_add(&reached, 1) + 1 != k)
+		return;
+	raise(SIGSTOP);
+}
+
 /* ------------------------------------------------------------ processes */
 
 static bool
@@ -459,8 +554,10 @@ process_identity(char *out, size_t size)
 	snprintf(out, size, "%s %ld %llu", boot, (long) getpid(), start);
 }
 
-int
-process_alive(const char *identity)
+/* IDENTITY's process: 1 alive, 0 gone (this boot), -1 an earlier boot or
+ * another machine, -2 no identity to go by */
+static int
+identity_state(const char *identity)
 {
 	char boot[64], here[64];
 	long pid;
@@ -468,7 +565,25 @@ process_alive(const char *identity)
 
 	if (identity == NULL ||
 		sscanf(identity, "%63s %ld %llu", boot, &pid, &start) != 3 ||
-		!boot_id(here, sizeof(here)) || strcmp(boot, here) != 0)
+		!boot_id(here, sizeof(here)))
+		return -2;
+	if (strcmp(boot, here) != 0)
 		return -1;
 	return start_time_of(pid) == start ? 1 : 0;
+}
+
+bool
+process_gone(const char *identity)
+{
+	int st = identity_state(identity);
+
+	return st == 0 || st == -1;
+}
+
+int
+process_alive(const char *identity)
+{
+	int st = identity_state(identity);
+
+	return st < 0 ? -1 : st;
 }

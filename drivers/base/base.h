@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PGCLIFF_VERSION "0.1.0"
 
@@ -161,6 +162,13 @@ char *file_read_all(const char *path, size_t *len_out, struct pgc_error *err);
 /* Remove a directory tree (like rm -rf).  0 on success. */
 int dir_remove_tree(const char *path);
 
+/* mkdir -p PATH; the directories it makes get MODE.  -1 with ERR. */
+int dir_make_all(const char *path, mode_t mode, struct pgc_error *err);
+
+/* Copy the file FROM to TO (which must not exist), created with MODE. */
+int file_copy(const char *from, const char *to, mode_t mode,
+			  struct pgc_error *err);
+
 /*
  * Processes that outlive their records: the identity of the calling
  * process, "BOOT_ID PID START" (the kernel's boot id, and the process's
@@ -175,5 +183,26 @@ void process_identity(char *out, size_t size);
  * unknown (another boot or machine, or no identity).
  */
 int process_alive(const char *identity);
+
+/*
+ * Whether the process of IDENTITY is provably gone from this machine:
+ * this boot and not alive, or an earlier boot.  Only for records that
+ * cannot come from another machine (files in this machine's $TMPDIR):
+ * the boot id tells boots apart, not machines.
+ */
+bool process_gone(const char *identity);
+
+/*
+ * Fault injection for the tests (tests/integration/it_faults.sh): when
+ * $PGCLIFF_INJECT is "PREFIX" or "PREFIX@K" and PREFIX begins POINT, the
+ * process stops itself (SIGSTOP) the Kth time (default: first) such a
+ * point is reached, so that a test can send a signal at exactly that
+ * point and then let it go on (SIGCONT).  The
+ * points: "connect" (a client is connected, the others are connecting),
+ * "window" (half a second into the first measured window), "store-write"
+ * (a point's rows written, not committed), "build:STEP" (before each step
+ * of pgcliff build, e.g. "build:configure", "build:make install").
+ */
+void inject_point(const char *point);
 
 #endif /* PGCLIFF_BASE_H */

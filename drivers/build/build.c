@@ -711,31 +711,7 @@ build_default_cache_dir(char *buf, size_t size)
 static int
 mkdir_p(const char *path, struct pgc_error *err)
 {
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1;; s++)
-	{
-		if (*s == '/' || *s == '\0')
-		{
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) == 0)
-				chmod(p, 0755);
-			else if (errno != EEXIST)
-			{
-				error_set(err, PGC_ERR_IO, "could not create \"%s\": %s", p,
-						  strerror(errno));
-				free(p);
-				return -1;
-			}
-			*s = c;
-			if (c == '\0')
-				break;
-		}
-	}
-	free(p);
-	return 0;
+	return dir_make_all(path, 0755, err);
 }
 
 /*
@@ -793,13 +769,18 @@ progress(const struct job *j, const char *fmt, ...)
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	if (j->o->progress == NULL)
-		return;
-	strbuf_addf(&sb, "build %s: ", j->label);
+	strbuf_addf(&sb, "build:");
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	j->o->progress(j->o->progress_arg, sb.buf);
+	inject_point(sb.buf);
+	if (j->o->progress)
+	{
+		char *line = xasprintf("build %s: %s", j->label, sb.buf + 6);
+
+		j->o->progress(j->o->progress_arg, line);
+		free(line);
+	}
 	strbuf_release(&sb);
 }
 
@@ -1328,11 +1309,94 @@ write_file_atomic(const char *path, const char *text, struct pgc_error *err)
 
 /* ------------------------------------------------------------- a build */
 
+/* The logs of failed attempts the cache keeps (failed/). */
+#define FAILED_LOGS_KEPT 10
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	const char *x = *(char *const *) a, *y = *(char *const *) b;
+	const char *tx = strchr(x, '.'), *ty = strchr(y, '.');
+
+	/* by the time in the name (KEY.YYYYmmddTHHMMSSZ.log) */
+	return strcmp(tx ? tx : x, ty ? ty : y);
+}
+
+/* Remove all but the newest FAILED_LOGS_KEPT logs in DIR. */
+static void
+prune_failed_logs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	int n = 0;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+		{
+			names = xrealloc(names, (size_t) (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	if (n > 0)
+		qsort(names, (size_t) n, sizeof(*names), str_cmp);
+	for (int i = 0; i < n; i++)
+	{
+		if (i < n - FAILED_LOGS_KEPT)
+		{
+			char *p = xasprintf("%s/%s", dir, names[i]);
+
+			unlink(p);
+			free(p);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/*
+ * A log left by an attempt that did not finish (no build.json beside it)
+ * goes to the cache's failed/ before the key is built again: a retry
+ * must not erase why the last attempt failed.
+ */
+static void
+keep_failed_log(struct job *j, const char *dir, const char *log_path)
+{
+	char *json = xasprintf("%s/build.json", dir);
+	char *failed = xasprintf("%s/failed", j->cache);
+	struct stat st;
+	struct pgc_error ignore;
+
+	if (stat(log_path, &st) == 0 && st.st_size > 0 &&
+		access(json, F_OK) != 0 && dir_make_all(failed, 0755, &ignore) == 0)
+	{
+		char stamp[32], *to;
+		struct tm tm;
+		time_t t = st.st_mtime;
+
+		gmtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		to = xasprintf("%s/%s.%s.log", failed,
+					   strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, stamp);
+		if (rename(log_path, to) == 0)
+			progress(j, "the log of the last attempt, which did not finish, "
+						"is kept: %s",
+					 to);
+		free(to);
+		prune_failed_logs(failed);
+	}
+	free(json);
+	free(failed);
+}
+
 /* Start KEY's directory afresh, with its log open. */
 static int
 start_dir(struct job *j, const char *dir, const char *log_path,
 		  struct pgc_error *err)
 {
+	keep_failed_log(j, dir, log_path);
 	if (access(dir, F_OK) == 0 && dir_remove_tree(dir) != 0)
 	{
 		error_set(err, PGC_ERR_IO, "could not clear \"%s\": %s", dir,

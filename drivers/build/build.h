@@ -15,6 +15,9 @@
  *   KEY/build.json  provenance; written last, so its presence is the
  *                   mark of a complete build
  *   names/NAME      a symbolic link to the key a --name last gave
+ *   failed/KEY.UTC.log  the log of an attempt that failed or was killed,
+ *                   moved there when the key is built again (the newest
+ *                   FAILED_LOGS_KEPT are kept)
  *
  * A variant (defines or patches) starts from a copy of its base build's
  * tree, so make recompiles only what the change touches.  Builds of one

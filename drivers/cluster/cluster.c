@@ -300,6 +300,27 @@ fail_with_log(struct pgc_error *err, const struct cluster *c,
 	free(tail);
 }
 
+/* The file that says whose a private directory is (cluster_sweep()). */
+#define OWNER_FILE "pgcliff.owner"
+
+static int
+write_owner(const char *dir)
+{
+	char path[1100], id[160];
+	FILE *f;
+	int rc;
+
+	process_identity(id, sizeof(id));
+	if (!path_join(path, sizeof(path), dir, OWNER_FILE))
+		return -1;
+	if ((f = fopen(path, "wx")) == NULL)
+		return -1;
+	rc = fprintf(f, "%s\n", id) < 0 ? -1 : 0;
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
 /*
  * The part of a cluster before its data: the OS user, the private
  * directory (given to that user) and the paths in it.  NULL with err.
@@ -366,6 +387,14 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 		return NULL;
 	}
 	snprintf(c->dir, sizeof(c->dir), "%s", tmpl);
+	if (write_owner(c->dir) < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not write in \"%s\": %s", c->dir,
+				  strerror(errno));
+		dir_remove_tree(c->dir);
+		free(c);
+		return NULL;
+	}
 	if (strlen(c->dir) > 80)
 	{
 		/* sun_path holds 108 bytes, with "/.s.PGSQL.NNNNN" on top */
@@ -373,7 +402,7 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 				  "temporary directory path too long for a unix socket: %s",
 				  c->dir);
 		error_hint(err, "set TMPDIR to a shorter path");
-		rmdir(c->dir);
+		dir_remove_tree(c->dir);
 		free(c);
 		return NULL;
 	}
@@ -662,6 +691,120 @@ cluster_destroy(struct cluster *c, bool keep_logs)
 	if (!keep_logs)
 		dir_remove_tree(c->dir);
 	free(c);
+}
+
+/* Whether NAME is what cluster_prepare() names a directory: pgcliff-*-XXXXXX */
+static bool
+private_dir_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, "pgcliff-", 8) == 0 && n > 15 && name[n - 7] == '-';
+}
+
+/* The postmaster pid in DIR/data/postmaster.pid, 0 when none. */
+static long
+postmaster_of(const char *dir)
+{
+	char path[1200];
+	long pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/data/postmaster.pid", dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	return pid;
+}
+
+int
+cluster_sweep(const char *base, struct strbuf *removed)
+{
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (base == NULL)
+		base = getenv("TMPDIR");
+	if (base == NULL || base[0] == '\0')
+		base = "/tmp";
+	if ((d = opendir(base)) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+	{
+		char dir[1024], owner[1100], id[160] = "";
+		struct stat st;
+		FILE *f;
+		long pm;
+
+		if (!private_dir_name(e->d_name) ||
+			!path_join(dir, sizeof(dir), base, e->d_name) ||
+			!path_join(owner, sizeof(owner), dir, OWNER_FILE))
+			continue;
+		/* ours: the owner file is a regular file this user wrote */
+		if (lstat(owner, &st) != 0 || !S_ISREG(st.st_mode) ||
+			st.st_uid != geteuid() || (f = fopen(owner, "r")) == NULL)
+			continue;
+		if (fgets(id, sizeof(id), f) == NULL)
+			id[0] = '\0';
+		fclose(f);
+		id[strcspn(id, "\n")] = '\0';
+		if (!process_gone(id))
+			continue;
+		/* a postmaster that outlived its pgcliff (it should not: it gets
+		 * SIGQUIT at our death) keeps its directory */
+		if ((pm = postmaster_of(dir)) > 0 && kill((pid_t) pm, 0) == 0)
+			continue;
+		if (dir_remove_tree(dir) == 0)
+		{
+			if (removed)
+				strbuf_addf(removed, "%s%s", n ? ", " : "", dir);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+int
+cluster_keep_logs(const struct cluster *c, const char *dest,
+				  struct pgc_error *err)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (dir_make_all(dest, 0700, err) < 0)
+		return -1;
+	if ((d = opendir(c->dir)) == NULL)
+	{
+		error_set(err, PGC_ERR_IO, "could not read \"%s\": %s", c->dir,
+				  strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL)
+	{
+		char from[1100], to[2100];
+		struct stat st;
+		size_t n = strlen(e->d_name);
+
+		/* the logs: not the socket, its lock file, the data or the owner */
+		if (n < 5 || strcmp(e->d_name + n - 4, ".log") != 0 ||
+			!path_join(from, sizeof(from), c->dir, e->d_name) ||
+			lstat(from, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (!path_join(to, sizeof(to), dest, e->d_name))
+		{
+			error_set(err, PGC_ERR_IO, "path too long: %s", dest);
+			rc = -1;
+		}
+		else
+			rc = file_copy(from, to, 0600, err);
+	}
+	closedir(d);
+	return rc;
 }
 
 const char *

@@ -96,6 +96,22 @@ bool cluster_running(struct cluster *c);
  */
 void cluster_destroy(struct cluster *c, bool keep_logs);
 
+/*
+ * Copy C's log files (initdb.log, server.log, ...) into DEST, made with
+ * its parents (mode 0700) if missing; the copies are 0600.  -1 with ERR.
+ */
+int cluster_keep_logs(const struct cluster *c, const char *dest,
+					  struct pgc_error *err);
+
+/*
+ * Remove the private directories in BASE (NULL = $TMPDIR or /tmp) that a
+ * pgcliff process of this user made and left when it died: only those
+ * whose owner file names a process provably gone (process_gone()) and
+ * whose postmaster, if any, is not running.  Appends each path removed
+ * to REMOVED (", " between) and returns how many.
+ */
+int cluster_sweep(const char *base, struct strbuf *removed);
+
 /* Borrowed strings, valid until cluster_destroy(). */
 const char *cluster_socket_dir(const struct cluster *c);
 const char *cluster_dir(const struct cluster *c);
@@ -211,6 +227,13 @@ int target_open(const struct target_spec *s, struct target **out,
 
 /* Stop whatever runs and free; KEEP_LOGS keeps managed servers' logs. */
 void target_close(struct target *t, bool keep_logs);
+
+/*
+ * Copy the logs of T's managed servers into DEST/primary and
+ * DEST/standby (cluster_keep_logs()); nothing for an external server.
+ */
+int target_keep_logs(const struct target *t, const char *dest,
+					 struct pgc_error *err);
 
 /* Every managed node's processes on M (cluster_set_cpus()); external:
  * nothing. */

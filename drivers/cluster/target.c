@@ -387,6 +387,27 @@ target_close(struct target *t, bool keep_logs)
 }
 
 int
+target_keep_logs(const struct target *t, const char *dest,
+				 struct pgc_error *err)
+{
+	for (int i = TARGET_PRIMARY; i <= TARGET_STANDBY; i++)
+	{
+		char *dir;
+		int rc;
+
+		if (t->node[i].cluster == NULL)
+			continue;
+		dir = xasprintf("%s/%s", dest,
+						i == TARGET_PRIMARY ? "primary" : "standby");
+		rc = cluster_keep_logs(t->node[i].cluster, dir, err);
+		free(dir);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
 target_set_cpus(struct target *t, const struct cpu_mask *m,
 				struct pgc_error *err)
 {

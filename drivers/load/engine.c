@@ -1660,6 +1660,8 @@ thread_connect(struct thread *t)
 			{
 				ready++;
 				inflight--;
+				if (ready == 1 && t == &t->e->threads[0])
+					inject_point("connect");
 			}
 		}
 	}
@@ -2313,7 +2315,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	pthread_attr_t attr;
 	int ti = 0, client_base = 0;
 	int64_t t_prepare, t_connect, now, next_progress;
-	bool interrupted = false;
+	bool interrupted = false, injected = false;
 	struct progress_mark *mark;
 	int64_t last_ns, next_sample;
 	struct sampler sm;
@@ -2445,6 +2447,11 @@ load_run(const struct load_point *p, struct load_result *out,
 	{
 		usleep(20000);
 		now = clock_now_ns();
+		if (!injected && now >= e.window_start_ns + 500000000)
+		{
+			injected = true;
+			inject_point("window");
+		}
 		if (p->interrupt && *p->interrupt && !interrupted)
 		{
 			interrupted = true;

@@ -7,6 +7,7 @@
  */
 #include "run.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ struct run
 	struct placement placement;
 	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
 	struct cpu_mask old_cpus;
+	char *logs_dir; /* run_set_logs_dir() */
 };
 
 /* ------------------------------------------------------------- events */
@@ -473,6 +475,13 @@ run_set_blocks(struct run *r, int blocks)
 		r->c.seq.max_blocks = blocks;
 	r->nplan = recipe_plan_for(r->recipe, r->nvars, r->nsweep ? r->nsweep : 1,
 							   r->nsweep > 0, r->repeat, r->c.seed, &r->plan);
+}
+
+void
+run_set_logs_dir(struct run *r, const char *dir)
+{
+	free(r->logs_dir);
+	r->logs_dir = dir ? xstrdup(dir) : NULL;
 }
 
 /* ------------------------------------------------------------ targets */
@@ -1489,25 +1498,148 @@ begin_run(struct run *r, struct pgc_error *err)
 	return result;
 }
 
-/* Every server down; the logs of a failure kept (and named). */
+char *
+run_logs_path(const char *logs_dir, int64_t run_id)
+{
+	return xasprintf("%s/run-%" PRId64, logs_dir, run_id);
+}
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Remove all but the newest RUN_LOGS_KEPT run-ID directories of DIR. */
+static void
+prune_logs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int64_t *ids = NULL;
+	int n = 0, cap = 0;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+	{
+		long long id;
+		int used = 0;
+
+		if (sscanf(e->d_name, "run-%lld%n", &id, &used) != 1 ||
+			e->d_name[used] != '\0' || id <= 0)
+			continue;
+		if (n == cap)
+		{
+			cap = cap ? 2 * cap : 32;
+			ids = xrealloc(ids, (size_t) cap * sizeof(*ids));
+		}
+		ids[n++] = id;
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(ids, (size_t) n, sizeof(*ids), cmp_int64);
+	for (int i = 0; i < n - RUN_LOGS_KEPT; i++)
+	{
+		char *path = run_logs_path(dir, ids[i]);
+
+		dir_remove_tree(path);
+		free(path);
+	}
+	free(ids);
+}
+
+/*
+ * Copy RT's logs to the run's logs directory; true when they are there.
+ * The error, if any, becomes a note: the logs then stay where they are.
+ */
+static bool
+keep_logs_of(struct run *r, struct run_target *rt)
+{
+	struct pgc_error e;
+	char *runs, *dest;
+	bool ok;
+
+	if (r->logs_dir == NULL || r->run_id <= 0 || !target_managed(rt->t))
+		return false;
+	error_clear(&e);
+	runs = run_logs_path(r->logs_dir, r->run_id);
+	dest = xasprintf("%s/%s", runs, rt->v->name);
+	ok = dir_make_all(r->logs_dir, 0700, &e) == 0 &&
+		 target_keep_logs(rt->t, dest, &e) == 0;
+	if (ok)
+		emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v),
+				  "%s/primary/server.log", dest);
+	else
+	{
+		dir_remove_tree(dest); /* no half copy */
+		emit_text(r, RUN_EV_NOTE, shown_variant(r, rt->v),
+				  "the server logs stay in %s: %s",
+				  target_log_path(rt->t, TARGET_PRIMARY), e.message);
+	}
+	free(runs);
+	free(dest);
+	return ok;
+}
+
+/*
+ * Every server down and its directory removed; the logs of a failure
+ * kept (in logs_dir, else in place) and named.
+ */
 static void
 close_targets(struct run *r, bool failed)
 {
 	bool keep = r->c.keep_logs || failed;
+	bool kept = false;
 
 	for (int i = 0; i < r->nvars; i++)
 	{
 		struct run_target *rt = &r->targets[i];
 		const char *log;
+		bool moved = false;
 
 		if (rt->t == NULL)
 			continue;
-		if (keep && (log = target_log_path(rt->t, TARGET_PRIMARY)) != NULL)
+		/* stopped first: the log is whole when it is copied */
+		target_stop(rt->t, NULL);
+		if (keep && (moved = keep_logs_of(r, rt)))
+			kept = true;
+		else if (keep &&
+				 (log = target_log_path(rt->t, TARGET_PRIMARY)) != NULL)
 			emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v), "%s",
 					  log);
-		target_close(rt->t, keep);
+		target_close(rt->t, keep && !moved);
 		rt->t = NULL;
 	}
+	if (kept)
+		prune_logs(r->logs_dir);
+}
+
+static void
+on_store_wait(void *arg, double waited_s)
+{
+	emit_text(arg, RUN_EV_NOTE, NULL,
+			  "the store is locked by another process: waiting (%.0f s so "
+			  "far; what was measured is kept until it can be stored, "
+			  "Ctrl-C gives up)",
+			  waited_s);
+}
+
+/* What pgcliff processes that died left in $TMPDIR goes (cluster_sweep). */
+static void
+sweep_leftovers(struct run *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = cluster_sweep(NULL, &sb);
+
+	if (n > 0)
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "removed %d server director%s left by pgcliff processes "
+				  "that are gone: %s",
+				  n, n == 1 ? "y" : "ies", sb.buf);
+	strbuf_release(&sb);
 }
 
 int
@@ -1519,6 +1651,8 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	r->store = store;
 	r->command_line = command_line;
 	raise_nofile();
+	sweep_leftovers(r);
+	store_wait_for_locks(store, r->c.interrupt, on_store_wait, r);
 	if (build_variants(r, err) < 0 || begin_run(r, err) < 0)
 		goto out;
 	/* after the builds (they use every CPU), before any server starts:
@@ -1576,6 +1710,7 @@ out:
 			}
 		}
 	}
+	store_wait_for_locks(store, NULL, NULL, NULL); /* R may go first */
 	return result;
 }
 
@@ -1634,5 +1769,6 @@ run_free(struct run *r)
 		free((char *) r->defines[i].name);
 	free(r->defines);
 	free(r->rows);
+	free(r->logs_dir);
 	free(r);
 }

@@ -70,6 +70,12 @@ void variant_describe_gucs(const struct variant *v, struct strbuf *out);
 struct run_event;
 struct run;
 
+/* How many runs' kept logs a logs_dir holds; older ones are removed. */
+#define RUN_LOGS_KEPT 20
+
+/* The directory a run's kept logs are in: LOGS_DIR/run-ID; caller frees. */
+char *run_logs_path(const char *logs_dir, int64_t run_id);
+
 /*
  * What the command line asks of a run, over the recipe.  Zero (or NULL,
  * or -1 where said) means "the recipe's".  Pointers are borrowed for the
@@ -204,6 +210,14 @@ int64_t run_block_estimate_ns(const struct run *r);
  * a sequential design then spreads its looks over them.
  */
 void run_set_blocks(struct run *r, int blocks);
+
+/*
+ * Keep the logs of a failure (or all, with keep_logs) in DIR (copied;
+ * before run_execute()): DIR/run-ID/VARIANT/{primary,standby}/, the
+ * newest RUN_LOGS_KEPT runs' only.  Without it they stay in the servers'
+ * directories in $TMPDIR.
+ */
+void run_set_logs_dir(struct run *r, const char *dir);
 
 /* The run's sequential design (alpha 0: none); borrowed. */
 const struct seq_design *run_design(const struct run *r);

@@ -5,6 +5,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
@@ -13,12 +14,63 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct store
 {
 	sqlite3 *db;
 	char *path;
+	/* store_wait_for_locks(): wait out a lock until *INTERRUPT */
+	volatile sig_atomic_t *interrupt;
+	void (*on_wait)(void *arg, double waited_s);
+	void *wait_arg;
+	int64_t busy_since_ns;
+	int64_t next_tell_ns;
 };
+
+/* How long a lock is waited for, unless store_wait_for_locks() says. */
+#define BUSY_TIMEOUT_NS ((int64_t) 30 * 1000000000)
+/* When the wait is told (on_wait), the first time */
+#define BUSY_TELL_NS ((int64_t) 2 * 1000000000)
+
+/*
+ * SQLite's busy handler: wait another moment for a lock another process
+ * holds (0: give up, SQLITE_BUSY).  Short sleeps first, as SQLite's own.
+ */
+static int
+busy_wait(void *arg, int count)
+{
+	struct store *st = arg;
+	int64_t now = clock_now_ns(), waited;
+
+	if (count == 0)
+	{
+		st->busy_since_ns = now;
+		st->next_tell_ns = now + BUSY_TELL_NS;
+	}
+	waited = now - st->busy_since_ns;
+	/* once interrupted, the wait is the ordinary one again: what is left
+	 * to store (the run's end) is still stored if the lock goes soon */
+	if ((st->interrupt == NULL || *st->interrupt) &&
+		waited >= BUSY_TIMEOUT_NS)
+		return 0;
+	if (st->on_wait && now >= st->next_tell_ns)
+	{
+		st->next_tell_ns += BUSY_TIMEOUT_NS;
+		st->on_wait(st->wait_arg, (double) waited / 1e9);
+	}
+	usleep(count < 20 ? 1000 : 20000);
+	return 1;
+}
+
+void
+store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
+					 void (*on_wait)(void *arg, double waited_s), void *arg)
+{
+	st->interrupt = interrupt;
+	st->on_wait = on_wait;
+	st->wait_arg = arg;
+}
 
 /*
  * Migrations: entry i brings the schema from version i to i + 1.  Never
@@ -147,7 +199,16 @@ _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
 static int
 db_fail(struct store *st, struct pgc_error *err, const char *what)
 {
-	error_set(err, PGC_ERR_STORE, "%s: %s", what, sqlite3_errmsg(st->db));
+	int sys = sqlite3_system_errno(st->db);
+
+	/* "disk I/O error" says little: the OS's reason does (a full disk) */
+	if (sys != 0 && (sqlite3_errcode(st->db) == SQLITE_IOERR ||
+					 sqlite3_errcode(st->db) == SQLITE_FULL ||
+					 sqlite3_errcode(st->db) == SQLITE_CANTOPEN))
+		error_set(err, PGC_ERR_STORE, "%s: %s (%s)", what,
+				  sqlite3_errmsg(st->db), strerror(sys));
+	else
+		error_set(err, PGC_ERR_STORE, "%s: %s", what, sqlite3_errmsg(st->db));
 	error_detail(err, "store: %s", st->path);
 	return -1;
 }
@@ -159,10 +220,8 @@ exec_sql(struct store *st, const char *sql, struct pgc_error *err)
 
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK)
 	{
-		error_set(err, PGC_ERR_STORE, "store: %s", msg ? msg : "error");
-		error_detail(err, "store: %s", st->path);
 		sqlite3_free(msg);
-		return -1;
+		return db_fail(st, err, "store");
 	}
 	return 0;
 }
@@ -253,26 +312,23 @@ static int
 make_parent_dirs(const char *path, struct pgc_error *err)
 {
 	char *copy = xstrdup(path);
-	char *dir = dirname(copy);
+	int rc = dir_make_all(dirname(copy), 0755, err);
 
-	for (char *p = dir + 1; *p; p++)
-	{
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			goto fail;
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		goto fail;
+	if (rc < 0)
+		err->kind = PGC_ERR_STORE;
 	free(copy);
-	return 0;
-fail:
-	error_set(err, PGC_ERR_STORE, "could not create directory \"%s\": %s", dir,
-			  strerror(errno));
-	free(copy);
-	return -1;
+	return rc;
+}
+
+bool
+store_logs_dir(const char *path, char *buf, size_t size)
+{
+	int n;
+
+	if (strcmp(path, ":memory:") == 0)
+		return false;
+	n = snprintf(buf, size, "%s-logs", path);
+	return n > 0 && (size_t) n < size;
 }
 
 /*
@@ -316,10 +372,16 @@ store_open(const char *path, struct pgc_error *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	bool memory = strcmp(path, ":memory:") == 0;
+	int fd;
 
 	st->path = xstrdup(path);
 	if (!memory && make_parent_dirs(path, err) < 0)
 		goto fail;
+	/* a new store is its owner's alone (SQLite gives its -wal and -shm
+	 * files the same mode): runs hold command lines and settings */
+	if (!memory && (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+							  0600)) >= 0)
+		close(fd);
 	if (sqlite3_open_v2(path, &st->db,
 						SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 							SQLITE_OPEN_NOMUTEX,
@@ -331,7 +393,7 @@ store_open(const char *path, struct pgc_error *err)
 			db_fail(st, err, "could not open store");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 30000);
+	sqlite3_busy_handler(st->db, busy_wait, st);
 	/* before anything writes to it (WAL mode, migrations) */
 	if (!memory && foreign_file(st, err))
 		goto fail;
@@ -369,7 +431,7 @@ store_open_read(const char *path, struct pgc_error *err)
 			db_fail(st, err, "could not open store");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 30000);
+	sqlite3_busy_handler(st->db, busy_wait, st);
 	if (foreign_file(st, err))
 		goto fail;
 	v = user_version(st);
@@ -682,6 +744,7 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	}
 	sqlite3_finalize(s);
 	s = NULL;
+	inject_point("store-write");
 	if (exec_sql(st, "COMMIT", err) < 0)
 	{
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);

@@ -9,6 +9,7 @@
 #ifndef PGCLIFF_STORE_H
 #define PGCLIFF_STORE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "base.h"
@@ -25,6 +26,13 @@ struct store;
  */
 char *store_resolve_path(const char *override, char *buf, size_t size);
 
+/*
+ * Where the runs of the store at PATH keep the server logs of a failure:
+ * "PATH-logs" (run_logs_path() names a run's folder in it) into BUF;
+ * false for ":memory:" (or a path too long), which keeps none.
+ */
+bool store_logs_dir(const char *path, char *buf, size_t size);
+
 /* Open (creating the file and its directory) and migrate.  NULL on error. */
 struct store *store_open(const char *path, struct pgc_error *err);
 
@@ -37,6 +45,17 @@ struct store *store_open(const char *path, struct pgc_error *err);
  */
 struct store *store_open_read(const char *path, struct pgc_error *err);
 void store_close(struct store *st);
+
+/*
+ * A lock another process holds on the store is waited for at most 30 s,
+ * then SQLITE_BUSY is an error.  After this call, for a writer that must
+ * not lose what it measured: waited for as long as it takes until
+ * *INTERRUPT is set (then 30 s again); ON_WAIT (if not NULL) is told after 2 s of waiting
+ * and every 30 s after that, with the seconds waited.
+ */
+void store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
+						  void (*on_wait)(void *arg, double waited_s),
+						  void *arg);
 
 struct store_run
 {

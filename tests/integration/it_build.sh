@@ -135,8 +135,12 @@ bkey=$(sed -n 's|.*last lines of .*/\([0-9a-f]\{16\}\)/build.log.*|\1|p' "$TMP/b
 [ -e "$CACHE/$bkey/build.json" ] && fail "broken: marked as built"
 [ -e "$CACHE/$bkey/pgsql" ] && fail "broken: an install is left"
 [ -e "$CACHE/$bkey/tree" ] && fail "broken: its tree is left"
-"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/broken.patch" >/dev/null 2>&1
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/broken.patch" >/dev/null 2>"$TMP/broken2"
 check_eq "broken again: built anew, fails anew" $? 69
+# the first attempt's log is not overwritten by the second
+grep -q "the log of the last attempt, which did not finish, is kept: $CACHE/failed/$bkey\." "$TMP/broken2" ||
+	fail "broken again: the first log not kept: $(head -3 "$TMP/broken2")"
+grep -q "#error pgcliff test: this build must fail" "$CACHE/failed/$bkey".*.log || fail "broken again: the kept log is not the failed one's"
 [ -n "$bkey" ] && rm -rf "${CACHE:?}/$bkey"
 
 # --- Ctrl-C during make: exit 75, make stopped, only the log kept
@@ -163,6 +167,49 @@ if [ -n "$ikey" ]; then
 else
 	fail "interrupt: no key in the progress lines"
 fi
+
+# --- interrupted at each step (PGCLIFF_INJECT stops pgcliff just before
+# it; SIGINT, then SIGCONT): exit 75, nothing marked built, no process
+# left in the key's directory; then the same key builds whole
+wait_stopped() {
+	for _ in $(seq 1 3000); do
+		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+no_builders() {	# no live process whose cwd is in DIR
+	local p
+	for p in /proc/[0-9]*; do
+		case "$(readlink "$p/cwd" 2>/dev/null)" in "$1"*) ;; *) continue ;; esac
+		[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" != Z ] && return 1
+	done
+	return 0
+}
+value=$((2000 + RANDOM % 8000))
+for step in "copy the built tree" "#define" "make -j" "make install"; do
+	PGCLIFF_INJECT="build:$step" "$PGCLIFF" build --source "$SRC" --cache "$CACHE" \
+		--define NUM_XLOGINSERT_LOCKS=$value >/dev/null 2>"$TMP/step.err" &
+	pid=$!
+	wait_stopped $pid || fail "interrupted at '$step': never got there: $(cat "$TMP/step.err")"
+	kill -INT $pid
+	kill -CONT $pid
+	wait $pid
+	check_eq "interrupted at '$step': exit" $? 75
+	skey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/step.err" | head -1)
+	[ -n "$skey" ] || { fail "interrupted at '$step': no key"; continue; }
+	[ -e "$CACHE/$skey/build.json" ] && fail "interrupted at '$step': marked as built"
+	[ -e "$CACHE/$skey/pgsql/bin/postgres" ] && fail "interrupted at '$step': an install is left"
+	sleep 0.5
+	no_builders "$CACHE/$skey" || fail "interrupted at '$step': a process still builds"
+done
+"$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=$value >"$TMP/step.out" 2>"$TMP/step.err"
+check_eq "after the interruptions: built" $? 0
+"$(field bindir "$TMP/step.out")/postgres" --version >/dev/null || fail "after the interruptions: the install does not run"
+ls "$CACHE/failed/$skey".*.log >/dev/null 2>&1 || fail "after the interruptions: no failed attempt's log kept"
+[ -n "$skey" ] && rm -rf "${CACHE:?}/$skey"
+[ "$(ls "$CACHE/failed" | wc -l)" -le 10 ] || fail "more than 10 failed logs kept"
 
 # --- two builders of one new key: one builds, the other waits, both get it
 value=$((1000 + RANDOM % 9000))
