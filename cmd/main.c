@@ -104,6 +104,26 @@ help_fn(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * The arguments for the command, copied; then every password in the
+ * process's own arguments is overwritten, so that ps and /proc/PID/cmdline
+ * no longer show one given in a conninfo or URI.  The copy lives as long
+ * as the process.
+ */
+static char **arg_copy; /* reachable to the end: not a leak */
+
+static char **
+hide_passwords(int argc, char **argv)
+{
+	arg_copy = xcalloc((size_t) argc + 1, sizeof(char *));
+	for (int i = 0; i < argc; i++)
+	{
+		arg_copy[i] = xstrdup(argv[i]);
+		conninfo_mask_passwords(argv[i]);
+	}
+	return arg_copy;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -159,5 +179,5 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* the command sees argv[0] = its name, like a program of its own */
-	return c->fn(argc - shift, argv + shift);
+	return c->fn(argc - shift, hide_passwords(argc, argv) + shift);
 }

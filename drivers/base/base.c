@@ -329,6 +329,95 @@ nearest_word(const char *word, const char *const *candidates)
 	return best_d <= limit ? best : NULL;
 }
 
+/* A URI's password: "postgres[ql]://user:PASSWORD@"; S at the scheme. */
+static bool
+uri_password(const char *s, size_t *off, size_t *len)
+{
+	const char *p = strstr(s, "://"), *colon = NULL;
+
+	if (p == NULL)
+		return false;
+	for (p += 3; *p && *p != '@'; p++)
+	{
+		if (*p == '/' || *p == '?' || isspace((unsigned char) *p))
+			return false; /* no userinfo */
+		if (*p == ':' && colon == NULL)
+			colon = p;
+	}
+	if (*p != '@' || colon == NULL)
+		return false;
+	*off = (size_t) (colon + 1 - s);
+	*len = (size_t) (p - colon - 1);
+	return true;
+}
+
+bool
+conninfo_find_password(const char *text, size_t from, size_t *off,
+					   size_t *len)
+{
+	size_t n = strlen(text);
+
+	for (size_t i = from; i < n; i++)
+	{
+		const char *p = text + i;
+
+		if ((strncmp(p, "postgresql://", 13) == 0 ||
+			 strncmp(p, "postgres://", 11) == 0) &&
+			uri_password(p, off, len))
+		{
+			*off += i;
+			return true;
+		}
+		if (strncmp(p, "password", 8) == 0 &&
+			(i == 0 || !(isalnum((unsigned char) p[-1]) || p[-1] == '_')))
+		{
+			const char *v = p + 8;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v != '=')
+				continue;
+			v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			*off = (size_t) (v - text);
+			if (*v == '\'')
+			{
+				const char *q = v + 1;
+
+				while (*q && *q != '\'')
+					q += q[0] == '\\' && q[1] ? 2 : 1;
+				*off += 1;
+				*len = (size_t) (q - v - 1);
+			}
+			else
+			{
+				const char *q = v;
+
+				while (*q && !isspace((unsigned char) *q) && *q != '&')
+					q += q[0] == '\\' && q[1] ? 2 : 1;
+				*len = (size_t) (q - v);
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+conninfo_mask_passwords(char *text)
+{
+	size_t off, len, from = 0;
+
+	while (conninfo_find_password(text, from, &off, &len))
+	{
+		memset(text + off, 'x', len);
+		from = off + len + 1;
+		if (from > strlen(text))
+			break;
+	}
+}
+
 bool
 is_c_identifier(const char *s)
 {

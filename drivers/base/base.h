@@ -150,6 +150,19 @@ int edit_distance(const char *a, const char *b);
  */
 const char *nearest_word(const char *word, const char *const *candidates);
 
+/*
+ * The first password in TEXT at or after byte FROM, as libpq would read
+ * one: a conninfo's "password = VALUE" (quoted or not), a URI's
+ * "scheme://user:PASSWORD@host", or a URI's "?password=VALUE".  Sets
+ * *OFF and *LEN to the value's bytes; false when there is none.  Plain
+ * text, no libpq: it errs on the side of finding one.
+ */
+bool conninfo_find_password(const char *text, size_t from, size_t *off,
+							size_t *len);
+
+/* Overwrite every password in TEXT (conninfo_find_password()) with 'x'. */
+void conninfo_mask_passwords(char *text);
+
 /* Whether S is a C identifier: a letter or _, then letters, digits, _. */
 bool is_c_identifier(const char *s);
 

@@ -798,6 +798,15 @@ parse_variant(struct loader *ld, const yaml_node_t *key,
 		if (v->bindir || v->build)
 			return fail(ld, x, "variant '%s' gives both '%s' and 'target'",
 						v->name, v->build ? "build" : "bindir");
+		if (conninfo_find_password(scalar(x), 0, &(size_t){0}, &(size_t){0}))
+		{
+			/* the recipe's text is stored with every run */
+			fail(ld, x, "a password in the recipe's 'target' of variant '%s'",
+				 v->name);
+			error_hint(ld->err, "a recipe is stored with every run: give the "
+								"password in PGPASSWORD or ~/.pgpass");
+			return -1;
+		}
 		v->target = xstrdup(scalar(x));
 	}
 	if ((x = lookup(ld, node, "server")) != NULL)

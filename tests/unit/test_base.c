@@ -68,5 +68,74 @@ main(void)
 		unlink(fifo);
 		rmdir(dir);
 	}
+	/* passwords, as libpq would read them, masked in place */
+	{
+		static const struct
+		{
+			const char *in, *masked;
+		} cases[] = {
+			{"host=db password=hunter2 user=u", "host=db password=xxxxxxx user=u"},
+			{"primary=password = 'a b\\'c' x=1", "primary=password = 'xxxxxx' x=1"},
+			{"postgresql://u:pw@h:5/db?password=zz&a=1",
+			 "postgresql://u:xx@h:5/db?password=xx&a=1"},
+			{"postgres://u@h/db", "postgres://u@h/db"},
+			{"standby=host=x mypassword=1 passwordx=2", "standby=host=x mypassword=1 passwordx=2"},
+			{"--target=primary=password=", "--target=primary=password="},
+			{"a:target=password=s1 password=s2", "a:target=password=xx password=xx"},
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			char *t = xstrdup(cases[i].in);
+
+			conninfo_mask_passwords(t);
+			CHECK_STR(t, cases[i].masked);
+			free(t);
+		}
+	}
+	/* directories made whole, files copied, owners gone */
+	{
+		char dir[] = "/tmp/pgcliff-test-base-XXXXXX";
+		char *deep, *from, *to;
+		struct stat st;
+		char id[160];
+		FILE *f;
+
+		CHECK(mkdtemp(dir) != NULL);
+		deep = xasprintf("%s/a/b/c", dir);
+		from = xasprintf("%s/a/log", dir);
+		to = xasprintf("%s/a/b/c/log", dir);
+		CHECK_INT(dir_make_all(deep, 0700, &err), 0);
+		CHECK(stat(deep, &st) == 0 && (st.st_mode & 0777) == 0700);
+		CHECK((f = fopen(from, "w")) != NULL);
+		if (f)
+		{
+			fputs("a server log\n", f);
+			fclose(f);
+		}
+		CHECK_INT(file_copy(from, to, 0600, &err), 0);
+		CHECK(stat(to, &st) == 0 && (st.st_mode & 0777) == 0600 &&
+			  st.st_size == 13);
+		CHECK_INT(file_copy(from, to, 0600, &err), -1); /* never over */
+		CHECK_INT(dir_remove_tree(dir), 0);
+		free(deep);
+		free(from);
+		free(to);
+
+		process_identity(id, sizeof(id));
+		CHECK(id[0] != '\0');
+		CHECK(!process_gone(id));
+		CHECK(!process_gone("garbage"));
+		/* an earlier boot's process is gone */
+		CHECK(process_gone("00000000-0000-0000-0000-000000000000 1 1"));
+		/* this boot, a pid no process can have */
+		{
+			char other[200];
+
+			snprintf(other, sizeof(other), "%.*s 2147483647 1",
+					 (int) strcspn(id, " "), id);
+			CHECK(process_gone(other));
+		}
+	}
 	TEST_MAIN_END("test_base");
 }
