@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base.h"
+#include "store.h"
 
 /* Exit codes (BSD sysexits numbering), documented in --help and README. */
 enum
@@ -82,6 +83,27 @@ bool cmd_parse_count(const char *text, int max, int *out);
  * into a new array *OUT of *N; false (nothing allocated) on anything else.
  */
 bool cmd_parse_count_list(const char *text, int max, int **out, int *n);
+
+/* Parse TEXT as a run id: decimal digits only, in [1, INT64_MAX]. */
+bool cmd_parse_run_id(const char *text, int64_t *out);
+
+/*
+ * A selector of stored points, as compare and gate take them: "12",
+ * "12:locks8", or KEY=VALUE words (run, recipe, variant, last, blocks).
+ */
+struct cmd_selector
+{
+	const char *text;
+	struct store_selector s;
+	int block_lo, block_hi; /* 0-based, inclusive; hi < 0: all */
+};
+
+/*
+ * Parse TEXT (modified; the selector's strings point into it) given as
+ * ORIG into SEL.  0, or EXIT_USAGE after printing the error for C.
+ */
+int cmd_parse_selector(const struct cmd *c, char *text, const char *orig,
+					   struct cmd_selector *sel);
 
 /*
  * Parse TEXT as a fraction: "3%" or "0.03" into *OUT; false on anything

@@ -86,101 +86,10 @@ const struct cmd cmd_gate = {
 
 #define DEFAULT_BOOTSTRAP_SEED 5432
 
-struct sel
-{
-	const char *text;
-	struct store_selector s;
-	int block_lo, block_hi; /* 0-based, inclusive; hi < 0: all */
-};
-
-static bool
-all_digits(const char *s, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char) s[i]))
-			return false;
-	return true;
-}
-
-/* Parse a selector; its strings point into TEXT's copy held by OWN. */
-static int
-parse_sel(const struct cmd *c, char *text, const char *orig, struct sel *sel)
-{
-	char *colon = strchr(text, ':');
-
-	memset(sel, 0, sizeof(*sel));
-	sel->text = orig;
-	sel->block_hi = -1;
-	if (all_digits(text, strlen(text)))
-	{
-		sel->s.run_id = strtoll(text, NULL, 10);
-		return sel->s.run_id > 0 ? 0 : cmd_usage_error(c, "no run 0");
-	}
-	if (colon && !strchr(text, '=') &&
-		all_digits(text, (size_t) (colon - text)))
-	{
-		*colon = '\0';
-		sel->s.run_id = strtoll(text, NULL, 10);
-		sel->s.variant = colon + 1;
-		if (sel->s.variant[0] == '\0')
-			return cmd_usage_error(c, "empty variant in \"%s\"", orig);
-		return 0;
-	}
-	for (char *tok = strtok(text, " \t"); tok; tok = strtok(NULL, " \t"))
-	{
-		char *eq = strchr(tok, '=');
-		char *v;
-
-		if (eq == NULL)
-			return cmd_usage_error(c,
-								   "invalid selector \"%s\": \"%s\" is not "
-								   "KEY=VALUE",
-								   orig, tok);
-		*eq = '\0';
-		v = eq + 1;
-		if (strcmp(tok, "run") == 0 && all_digits(v, strlen(v)))
-			sel->s.run_id = strtoll(v, NULL, 10);
-		else if (strcmp(tok, "recipe") == 0 && v[0])
-			sel->s.recipe = v;
-		else if (strcmp(tok, "variant") == 0 && v[0])
-			sel->s.variant = v;
-		else if (strcmp(tok, "last") == 0)
-		{
-			if (!cmd_parse_count(v, 1000000, &sel->s.last))
-				return cmd_usage_error(c, "invalid last=%s in \"%s\"", v,
-									   orig);
-		}
-		else if (strcmp(tok, "blocks") == 0)
-		{
-			int lo, hi;
-			char *dash = strchr(v, '-');
-
-			if (dash)
-				*dash = '\0';
-			if (!cmd_parse_count(v, 1000, &lo) ||
-				!cmd_parse_count(dash ? dash + 1 : v, 1000, &hi) || hi < lo)
-				return cmd_usage_error(c, "invalid blocks= in \"%s\"", orig);
-			sel->block_lo = lo - 1;
-			sel->block_hi = hi - 1;
-		}
-		else
-		{
-			cmd_usage_error(c, "invalid selector key \"%s=%s\" in \"%s\"", tok,
-							v, orig);
-			fprintf(stderr,
-					"hint: keys are run, recipe, variant, last, blocks\n");
-			return EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
 /* A selector as given: the text its strings point into, and the side. */
 struct side
 {
-	struct sel sel;
+	struct cmd_selector sel;
 	char *copy;
 	struct cmp_side cs;
 };
@@ -392,12 +301,12 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	if ((rc = parse_compare_options(c, argc, argv, &o)) != 0)
 		goto done;
 	a.copy = xstrdup(o.args[0]);
-	if ((rc = parse_sel(c, a.copy, o.args[0], &a.sel)) != 0)
+	if ((rc = cmd_parse_selector(c, a.copy, o.args[0], &a.sel)) != 0)
 		goto done;
 	if (o.nargs == 2)
 	{
 		b.copy = xstrdup(o.args[1]);
-		if ((rc = parse_sel(c, b.copy, o.args[1], &b.sel)) != 0)
+		if ((rc = cmd_parse_selector(c, b.copy, o.args[1], &b.sel)) != 0)
 			goto done;
 	}
 

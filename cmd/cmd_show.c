@@ -447,7 +447,6 @@ show_fn(int argc, char **argv)
 		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
-	char *end;
 	bool series = false, scripts = false, samples = false, builds = false;
 	int ch, np = 0, nv = 0;
 	int64_t id;
@@ -487,11 +486,7 @@ show_fn(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cmd_usage_error(&cmd_show, "no run given");
-	errno = 0;
-	id = strtoll(argv[optind], &end, 10);
-	/* past INT64_MAX strtoll says ERANGE: no run 9223372036854775807 */
-	if (*end || id < 1 || errno == ERANGE ||
-		!isdigit((unsigned char) argv[optind][0]))
+	if (!cmd_parse_run_id(argv[optind], &id))
 		return cmd_usage_error(&cmd_show, "invalid run id \"%s\"",
 							   argv[optind]);
 	if (optind + 1 < argc)

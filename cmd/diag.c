@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -257,4 +258,109 @@ cmd_parse_fraction(const char *text, double *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+static bool
+all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char) s[i]))
+			return false;
+	return true;
+}
+
+bool
+cmd_parse_run_id(const char *text, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char) text[0]))
+		return false;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	/* past INT64_MAX strtoll says ERANGE: no run 9223372036854775807 */
+	if (*end || v < 1 || errno == ERANGE)
+		return false;
+	*out = v;
+	return true;
+}
+
+int
+cmd_parse_selector(const struct cmd *c, char *text, const char *orig,
+				   struct cmd_selector *sel)
+{
+	char *colon = strchr(text, ':');
+
+	memset(sel, 0, sizeof(*sel));
+	sel->text = orig;
+	sel->block_hi = -1;
+	if (all_digits(text, strlen(text)))
+		return cmd_parse_run_id(text, &sel->s.run_id)
+				   ? 0
+				   : cmd_usage_error(c, "invalid run id \"%s\"", orig);
+	if (colon && !strchr(text, '=') &&
+		all_digits(text, (size_t) (colon - text)))
+	{
+		*colon = '\0';
+		if (!cmd_parse_run_id(text, &sel->s.run_id))
+			return cmd_usage_error(c, "invalid run id in \"%s\"", orig);
+		sel->s.variant = colon + 1;
+		if (sel->s.variant[0] == '\0')
+			return cmd_usage_error(c, "empty variant in \"%s\"", orig);
+		return 0;
+	}
+	for (char *tok = strtok(text, " \t"); tok; tok = strtok(NULL, " \t"))
+	{
+		char *eq = strchr(tok, '=');
+		char *v;
+
+		if (eq == NULL)
+			return cmd_usage_error(c,
+								   "invalid selector \"%s\": \"%s\" is not "
+								   "KEY=VALUE",
+								   orig, tok);
+		*eq = '\0';
+		v = eq + 1;
+		if (strcmp(tok, "run") == 0)
+		{
+			if (!cmd_parse_run_id(v, &sel->s.run_id))
+				return cmd_usage_error(c, "invalid run=%s in \"%s\"", v,
+									   orig);
+		}
+		else if (strcmp(tok, "recipe") == 0 && v[0])
+			sel->s.recipe = v;
+		else if (strcmp(tok, "variant") == 0 && v[0])
+			sel->s.variant = v;
+		else if (strcmp(tok, "last") == 0)
+		{
+			if (!cmd_parse_count(v, 1000000, &sel->s.last))
+				return cmd_usage_error(c, "invalid last=%s in \"%s\"", v,
+									   orig);
+		}
+		else if (strcmp(tok, "blocks") == 0)
+		{
+			int lo, hi;
+			char *dash = strchr(v, '-');
+
+			if (dash)
+				*dash = '\0';
+			if (!cmd_parse_count(v, 1000, &lo) ||
+				!cmd_parse_count(dash ? dash + 1 : v, 1000, &hi) || hi < lo)
+				return cmd_usage_error(c, "invalid blocks= in \"%s\"", orig);
+			sel->block_lo = lo - 1;
+			sel->block_hi = hi - 1;
+		}
+		else
+		{
+			cmd_usage_error(c, "invalid selector key \"%s=%s\" in \"%s\"", tok,
+							v, orig);
+			fprintf(stderr,
+					"hint: keys are run, recipe, variant, last, blocks\n");
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
