@@ -75,11 +75,18 @@ static char *
 source_line(const char *file, int line)
 {
 	struct pgc_error ignored;
-	char *text = file_read_all(file, NULL, &ignored);
+	size_t len = 0;
+	char *text = file_read_all(file, &len, &ignored);
 	char *p, *out = NULL;
 
 	if (text == NULL)
 		return NULL;
+	if (strlen(text) < len && line == 1)
+	{
+		/* UTF-16 and other binary text: no bytes echoed to a terminal */
+		free(text);
+		return NULL;
+	}
 	p = text;
 	for (int l = 1; l < line && p; l++)
 	{

@@ -954,6 +954,67 @@ resolve_beside(const char *recipe_path, const char *file)
 }
 
 /*
+ * The encoding of TEXT when it is UTF-16 or UTF-32 (a byte order mark,
+ * or ASCII with a NUL after or before every character), else NULL.
+ */
+static const char *
+utf16_or_32(const char *text, size_t len)
+{
+	const unsigned char *u = (const unsigned char *) text;
+
+	if (len >= 4 && u[0] == 0xFF && u[1] == 0xFE && u[2] == 0 && u[3] == 0)
+		return "UTF-32LE";
+	if (len >= 4 && u[0] == 0 && u[1] == 0 && u[2] == 0xFE && u[3] == 0xFF)
+		return "UTF-32BE";
+	if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE)
+		return "UTF-16LE";
+	if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF)
+		return "UTF-16BE";
+	/* no mark: "r\0e\0" or "\0r\0e" over the first characters */
+	if (len >= 8 && u[0] && !u[1] && u[2] && !u[3] && u[4] && !u[5])
+		return u[6] && !u[7] ? "UTF-16LE" : NULL;
+	if (len >= 8 && !u[0] && u[1] && !u[2] && u[3] && !u[4] && u[5])
+		return "UTF-16BE";
+	return NULL;
+}
+
+/*
+ * A script file's text (SHOWN: its name as the user gave it): refused when it is UTF-16 or UTF-32, or holds a
+ * NUL byte (everything after it would be lost), with the reason in ERR.
+ */
+static char *
+read_script_file(const char *path, const char *shown, struct pgc_error *err)
+{
+	size_t len = 0;
+	char *text = file_read_all(path, &len, err);
+	const char *enc;
+
+	if (text == NULL)
+		return NULL;
+	if ((enc = utf16_or_32(text, len)) != NULL)
+	{
+		error_set(err, PGC_ERR_RECIPE,
+				  "script \"%s\" is %s text, not UTF-8 (iconv -f %s -t "
+				  "UTF-8 converts it)",
+				  shown, enc, enc);
+		free(text);
+		return NULL;
+	}
+	if (strlen(text) < len)
+	{
+		int line = 1;
+
+		for (const char *p = text; *p; p++)
+			line += *p == '\n';
+		error_set(err, PGC_ERR_RECIPE,
+				  "script \"%s\" holds a NUL byte on line %d", shown, line);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
  * One script of workload W from mapping NODE (the workload itself, or an
  * entry of its `scripts:`): exactly one of script, file or builtin, and a
  * weight.  AT names the place of a missing script.
@@ -1036,7 +1097,7 @@ parse_script_entry(struct loader *ld, struct recipe_workload *w,
 		if (expect_scalar(ld, file_node, "'file'") < 0)
 			return -1;
 		rs->file = resolve_beside(ld->path, scalar(file_node));
-		text = file_read_all(rs->file, NULL, ld->err);
+		text = read_script_file(rs->file, scalar(file_node), ld->err);
 		if (text == NULL)
 		{
 			char msg[sizeof(ld->err->message)];
@@ -2052,6 +2113,17 @@ recipe_load(const char *path, struct pgc_error *err)
 		err->kind = PGC_ERR_RECIPE;
 		return NULL;
 	}
+	if (utf16_or_32(text, len) != NULL)
+	{
+		const char *enc = utf16_or_32(text, len);
+
+		free(text);
+		error_set(err, PGC_ERR_RECIPE, "recipe is %s text, not UTF-8", enc);
+		error_at(err, path, 1, 1, 1);
+		error_hint(err, "recipes are UTF-8: iconv -f %s -t UTF-8 %s", enc,
+				   path);
+		return NULL;
+	}
 	if (strlen(text) < len)
 	{
 		/* everything after a NUL would be ignored: say where it is */
@@ -2490,7 +2562,7 @@ script_of_arg(struct recipe_workload *w, int k,
 					  arg->file, strerror(errno));
 			return -1;
 		}
-		if ((text = file_read_all(rs->file, NULL, err)) == NULL)
+		if ((text = read_script_file(rs->file, arg->file, err)) == NULL)
 		{
 			err->kind = PGC_ERR_RECIPE;
 			return -1;
