@@ -118,7 +118,7 @@ bool cmd_parse_fraction(const char *text, double *out);
  */
 /*
  * Options every store-reading command takes, declared once: the getopt
- * entry and the help line beside it.  --help (and -h) are handled for all
+ * entry and the help line beside it.  --help (and -?) are handled for all
  * commands by cmd_wants_help() before their options are parsed.
  */
 enum
@@ -133,7 +133,7 @@ enum
 	"      --db PATH           the store (default: $PGCLIFF_DB, else\n"       \
 	"                          $XDG_DATA_HOME/pgcliff/pgcliff.db, else\n"     \
 	"                          ~/.local/share/pgcliff/pgcliff.db)\n"
-#define CMD_HELP_HELP "      --help              this text\n"
+#define CMD_HELP_HELP "  -?, --help              this text\n"
 
 struct store;
 struct cmd_ctx
@@ -161,7 +161,7 @@ struct store *cmd_open_store(struct cmd_ctx *ctx, bool write);
  */
 int cmd_ctx_finish(struct cmd_ctx *ctx);
 
-/* True when argv has -h or --help: the command prints its usage. */
+/* True when argv has --help or -? (-h is --host): the command prints its usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);
 
 #endif /* PGCLIFF_CMD_H */

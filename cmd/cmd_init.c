@@ -17,12 +17,13 @@ const struct cmd cmd_init = {
 	.name = "init",
 	.summary = "create and fill pgbench's tables (pgbench -i)",
 	.usage =
-		"usage: pgcliff init [OPTIONS] [CONNINFO]\n"
+		"usage: pgcliff init [OPTIONS] [DBNAME | CONNINFO]\n"
 		"\n"
 		"Creates and fills pgbench_accounts, pgbench_branches, pgbench_tellers\n"
 		"and pgbench_history exactly as pgbench -i does, on the server given by\n"
-		"CONNINFO (a conninfo string, URI or database name; PGHOST, PGPORT,\n"
-		"PGUSER, PGDATABASE... apply).  Progress goes to stderr.\n"
+		"-h, -p, -U and DBNAME (or a conninfo string or URI) as pgbench takes\n"
+		"them; PGHOST, PGPORT, PGUSER, PGDATABASE... apply to what they leave\n"
+		"out.  Progress goes to stderr.\n"
 		"\n"
 		"options:\n"
 		"  -s, --scale N           scale factor: N x 100000 accounts (default 1)\n"
@@ -39,7 +40,11 @@ const struct cmd cmd_init = {
 		"      --tablespace T      tablespace of the tables\n"
 		"      --index-tablespace T  tablespace of the primary keys\n"
 		"  -q, --quiet             progress every 5 s instead of every 100k rows\n"
+		"  -h, --host HOST         the server's host or socket directory\n"
+		"  -p, --port PORT         its port\n"
+		"  -U, --username USER     the user to connect as\n"
 		"      --target primary=CONNINFO   the server, as for run\n"
+		"  -?, --help              this text\n"
 		"\n"
 		"exit codes: 0 ok, 64 usage, 65 the server rejected a step, 69 server\n"
 		"unavailable, 75 interrupted.\n",
@@ -78,9 +83,14 @@ init_fn(int argc, char **argv)
 		{"tablespace", required_argument, NULL, 5},
 		{"index-tablespace", required_argument, NULL, 6},
 		{"target", required_argument, NULL, 7},
+		{"host", required_argument, NULL, 'h'},
+		{"port", required_argument, NULL, 'p'},
+		{"username", required_argument, NULL, 'U'},
 		{NULL, 0, NULL, 0}};
 	struct pginit_opts o;
-	const char *steps = NULL, *conninfo = "";
+	const char *steps = NULL, *conninfo = "", *target = NULL;
+	const char *host = NULL, *port = NULL, *user = NULL;
+	char *merged;
 	bool no_vacuum = false, fkeys = false, method_given = false;
 	char final[64], summary[512];
 	struct pgc_error err;
@@ -95,10 +105,20 @@ init_fn(int argc, char **argv)
 	o.method = PGINIT_PART_RANGE;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":s:F:I:nq", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, ":s:F:I:nqh:p:U:", longopts, NULL)) !=
+		   -1)
 	{
 		switch (ch)
 		{
+			case 'h':
+				host = optarg;
+				break;
+			case 'p':
+				port = optarg;
+				break;
+			case 'U':
+				user = optarg;
+				break;
 			case 's':
 				if (!cmd_parse_count(optarg, 1000000000, &o.scale))
 					return cmd_usage_error(
@@ -155,7 +175,7 @@ init_fn(int argc, char **argv)
 					return cmd_usage_error(
 						&cmd_init,
 						"--target wants primary=CONNINFO, not \"%s\"", optarg);
-				conninfo = optarg + 8;
+				target = optarg + 8;
 				break;
 			default:
 				return cmd_option_error(&cmd_init, ch, argv);
@@ -166,6 +186,9 @@ init_fn(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error(&cmd_init, "unexpected argument '%s'",
 							   argv[optind]);
+	if (target && (conninfo[0] || host || port || user))
+		return cmd_usage_error(&cmd_init, "give --target or -h/-p/-U/DBNAME, "
+										  "not both");
 	if (method_given && o.partitions == 0)
 		return cmd_usage_error(
 			&cmd_init,
@@ -180,7 +203,13 @@ init_fn(int argc, char **argv)
 	o.interrupt = &cmd_interrupted;
 
 	cmd_ctx_init(&ctx, &cmd_init, NULL);
-	if ((conn = cluster_connect_conninfo(conninfo, &ctx.err)) == NULL)
+	merged = target ? xstrdup(target)
+					: cluster_conninfo_merge(conninfo, host, port, user, &err);
+	if (merged == NULL)
+		return cmd_usage_error(&cmd_init, "%s", err.message);
+	conn = cluster_connect_conninfo(merged, &ctx.err);
+	free(merged);
+	if (conn == NULL)
 		return cmd_ctx_finish(&ctx);
 	rc = pginit_run(conn, &o, summary, sizeof(summary), &ctx.err);
 	cluster_disconnect(conn);

@@ -17,6 +17,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "cmd.h"
 #include "engine.h"
 #include "hist.h"
@@ -35,7 +36,7 @@ const struct cmd cmd_run = {
 	.summary = "run a recipe and store every point",
 	.usage =
 		"usage: pgcliff run RECIPE.yaml [OPTIONS]\n"
-		"       pgcliff run -f SCRIPT.sql | -b BUILTIN ... [OPTIONS]\n"
+		"       pgcliff run -f SCRIPT.sql | -b BUILTIN ... [OPTIONS] [DBNAME]\n"
 		"\n"
 		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
 		"started from --bindir (or on --target), prints pgbench's summary lines\n"
@@ -133,6 +134,21 @@ const struct cmd cmd_run = {
 		"      --format pgbench    print what pgbench 15 prints for the same\n"
 		"                          options, and nothing else (one point, one\n"
 		"                          workload); pgcliff's own lines go to stderr\n"
+		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
+		"                          before a point (a recipe's reset: may)\n"
+		"\n"
+		"the server, as pgbench names it:\n"
+		"  -h, --host HOST         host or socket directory of the server\n"
+		"  -p, --port PORT         its port\n"
+		"  -U, --username USER     the user to connect as\n"
+		"  DBNAME                  after -f/-b: the database (or a conninfo)\n"
+		"  Any of these is --target primary=... (not both).  With -f/-b, as\n"
+		"  for pgbench and init, PGHOST, PGPORT, PGUSER or PGDATABASE alone\n"
+		"  also select the server; without any, a managed server is started.\n"
+		"  A recipe runs on managed servers unless its command line names a\n"
+		"  server: the environment alone never aims it at one (its setup may\n"
+		"  drop tables).\n"
+		"  -?, --help              this text\n"
 		"\n"
 		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
 		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
@@ -143,6 +159,9 @@ const struct cmd cmd_run = {
 struct run_opts
 {
 	const char *recipe_path;
+	/* pgbench's -h, -p, -U and DBNAME (after -f/-b) */
+	const char *pg_host, *pg_port, *pg_user, *pg_dbname;
+	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
 	char **script_args;
@@ -412,12 +431,44 @@ parse_pgbench_option(struct run_opts *o, int ch, char *arg)
 }
 
 /* What the options say together, and the recipe or scripts they name. */
+/*
+ * pgbench's way of naming the server: -h, -p, -U and a database name (or
+ * conninfo) make the target; with -f/-b, as in pgbench, so do PGHOST,
+ * PGPORT, PGUSER, PGDATABASE (or PGHOSTADDR, PGSERVICE) alone.  A recipe
+ * is never aimed at a server by the environment alone: its setup may
+ * drop tables.
+ */
+static int
+pg_target_of(struct run_opts *o)
+{
+	static const char *const env[] = {"PGHOST",     "PGHOSTADDR", "PGPORT",
+									  "PGUSER",     "PGDATABASE", "PGSERVICE"};
+	bool given = o->pg_host || o->pg_port || o->pg_user || o->pg_dbname;
+	bool from_env = false;
+	struct pgc_error err;
+
+	for (size_t i = 0; i < lengthof(env) && o->nscript_args; i++)
+		from_env |= getenv(env[i]) && getenv(env[i])[0];
+	if (!given && !from_env)
+		return o->standby_target && !o->target
+				   ? cmd_usage_error(&cmd_run, "--target standby= goes with "
+											   "--target primary= (or -h)")
+				   : 0;
+	if (o->target)
+		return cmd_usage_error(&cmd_run, "give --target or -h/-p/-U/DBNAME, "
+										 "not both");
+	error_clear(&err);
+	o->pg_target = cluster_conninfo_merge(o->pg_dbname, o->pg_host,
+										  o->pg_port, o->pg_user, &err);
+	if (o->pg_target == NULL)
+		return cmd_usage_error(&cmd_run, "%s", err.message);
+	o->target = o->pg_target;
+	return 0;
+}
+
 static int
 check_options(int argc, char **argv, struct run_opts *o)
 {
-	if (o->standby_target && !o->target)
-		return cmd_usage_error(&cmd_run, "--target standby= goes with "
-										 "--target primary=");
 	if (o->max_tries == 0 && o->transactions)
 		return cmd_usage_error(&cmd_run,
 							   "an unlimited number of transaction tries can "
@@ -437,10 +488,22 @@ check_options(int argc, char **argv, struct run_opts *o)
 							   "--max-repeats, not --repeat");
 	if (o->nscript_args)
 	{
+		size_t n;
+
+		/* pgbench [OPTION]... [DBNAME] */
 		if (optind < argc)
-			return cmd_usage_error(&cmd_run,
-								   "give a recipe or -f/-b scripts, not both");
-		return 0;
+		{
+			n = strlen(argv[optind]);
+			if ((n > 5 && strcmp(argv[optind] + n - 5, ".yaml") == 0) ||
+				(n > 4 && strcmp(argv[optind] + n - 4, ".yml") == 0))
+				return cmd_usage_error(&cmd_run, "give a recipe or -f/-b "
+												 "scripts, not both");
+			o->pg_dbname = argv[optind++];
+		}
+		if (optind < argc)
+			return cmd_usage_error(&cmd_run, "unexpected argument '%s'",
+								   argv[optind]);
+		return pg_target_of(o);
 	}
 	if (o->init_scale)
 	{
@@ -454,7 +517,7 @@ check_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run, "unexpected argument '%s'",
 							   argv[optind + 1]);
 	o->recipe_path = argv[optind];
-	return 0;
+	return pg_target_of(o);
 }
 
 static int
@@ -500,6 +563,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"max-repeats", required_argument, NULL, OPT_MAX_REPEATS},
 		{"on", required_argument, NULL, OPT_ON},
 		{"rule", required_argument, NULL, OPT_RULE},
+		{"host", required_argument, NULL, 'h'},
+		{"port", required_argument, NULL, 'p'},
+		{"username", required_argument, NULL, 'U'},
+		{"no-vacuum", no_argument, NULL, 'n'},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -509,11 +576,24 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:",
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:n",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
 		{
+			case 'h':
+				o->pg_host = optarg;
+				break;
+			case 'p':
+				o->pg_port = optarg;
+				break;
+			case 'U':
+				o->pg_user = optarg;
+				break;
+			case 'n':
+				/* pgbench's --no-vacuum: pgcliff never vacuums before a
+				 * point (a recipe's reset: may) */
+				break;
 			case 'c':
 				free(o->clients);
 				if (!cmd_parse_count_list(optarg, 100000, &o->clients,
@@ -676,6 +756,7 @@ run_opts_free(struct run_opts *o)
 	free(o->script_args);
 	free(o->script_weights);
 	free(o->clients);
+	free(o->pg_target);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -210,7 +210,8 @@ cmd_wants_help(const struct cmd *c, int argc, char **argv)
 	{
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+		/* -h is pgbench's --host: help is --help, or -? as in pgbench */
+		if (strcmp(argv[i], "-?") == 0 || strcmp(argv[i], "--help") == 0)
 		{
 			fputs(c->usage, stdout);
 			if (c->usage2)

@@ -141,7 +141,8 @@ main(int argc, char **argv)
 		printf("pgcliff %s\n", PGCLIFF_VERSION);
 		return EXIT_OK;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+		strcmp(argv[1], "-?") == 0)
 	{
 		print_overview(stdout);
 		return EXIT_OK;

@@ -172,6 +172,17 @@ void cluster_disconnect(struct pg_conn *conn);
 struct pg_conn *cluster_connect_conninfo(const char *conninfo,
 										 struct pgc_error *err);
 
+/*
+ * pgbench's way of naming a server as one conninfo: DB is a database
+ * name, or a conninfo or URI (then parsed); HOST, PORT and USER (each may
+ * be NULL) override what it says.  What is not given is left to libpq's
+ * environment (PGHOST...) and defaults.  Caller frees; NULL with ERR
+ * (PGC_ERR_USAGE) when DB does not parse.
+ */
+char *cluster_conninfo_merge(const char *db, const char *host,
+							 const char *port, const char *user,
+							 struct pgc_error *err);
+
 /* CONNINFO (a conninfo or URI) without its password; caller frees. */
 char *cluster_redact_conninfo(const char *conninfo);
 

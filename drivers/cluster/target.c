@@ -133,6 +133,61 @@ cluster_disconnect(struct pg_conn *conn)
 	PQfinish(conn);
 }
 
+/* KEY='VALUE' with ' and \ escaped, as libpq reads a conninfo. */
+static void
+add_keyword(struct strbuf *sb, const char *key, const char *val)
+{
+	strbuf_addf(sb, "%s%s='", sb->len ? " " : "", key);
+	for (const char *p = val; *p; p++)
+	{
+		if (*p == '\'' || *p == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+char *
+cluster_conninfo_merge(const char *db, const char *host, const char *port,
+					   const char *user, struct pgc_error *err)
+{
+	const char *over[][2] = {{"host", host}, {"port", port}, {"user", user}};
+	struct strbuf sb = STRBUF_INIT;
+	bool is_conninfo = db && (strchr(db, '=') != NULL ||
+							  strncmp(db, "postgresql://", 13) == 0 ||
+							  strncmp(db, "postgres://", 11) == 0);
+
+	if (is_conninfo)
+	{
+		char *errmsg = NULL;
+		PQconninfoOption *opts = PQconninfoParse(db, &errmsg);
+
+		if (opts == NULL)
+		{
+			error_set(err, PGC_ERR_USAGE, "invalid conninfo: %s",
+					  errmsg ? errmsg : "out of memory");
+			PQfreemem(errmsg);
+			return NULL;
+		}
+		for (PQconninfoOption *o = opts; o->keyword; o++)
+		{
+			bool overridden = false;
+
+			for (size_t i = 0; i < lengthof(over); i++)
+				overridden |= over[i][1] && strcmp(o->keyword, over[i][0]) == 0;
+			if (o->val && !overridden)
+				add_keyword(&sb, o->keyword, o->val);
+		}
+		PQconninfoFree(opts);
+	}
+	else if (db && db[0])
+		add_keyword(&sb, "dbname", db);
+	for (size_t i = 0; i < lengthof(over); i++)
+		if (over[i][1])
+			add_keyword(&sb, over[i][0], over[i][1]);
+	return strbuf_detach(&sb);
+}
+
 char *
 cluster_redact_conninfo(const char *conninfo)
 {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# A pgbench user's hands: -h, -p, -U and a trailing database name select
+# an external server for init and for run -f/-b, as they do for pgbench
+# 15 (the same words given to pgbench work on the same server); with
+# -f/-b the PG* variables alone do too, so `pgcliff init; pgcliff run -b`
+# benchmarks the server it initialised; a recipe stays on its managed
+# server whatever the environment says; -n is accepted; -? is help.
+. "$(dirname "$0")/lib.sh"
+helper=$(dirname "$PGCLIFF")/tests/cluster_helper
+bindir=$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+pgbench=$bindir/pgbench
+
+coproc HELPER { exec "$helper"; }
+read -r sockdir user spid <&"${HELPER[0]}" || fail "cluster_helper did not start"
+port=5432
+psql -X -q -h "$sockdir" -U "$user" -d postgres -c "CREATE DATABASE bench" || fail "no database"
+
+# init into the database named last, as pgbench -i does
+"$PGCLIFF" init -s 1 -h "$sockdir" -p $port -U "$user" bench >"$TMP/init.out" 2>&1
+check_eq "init -h -p -U DBNAME: exit" $? 0
+check_eq "init: the tables are in bench" "$(psql -X -At -h "$sockdir" -U "$user" -d bench -c "SELECT count(*) FROM pgbench_branches")" 1
+check_eq "init: and not in postgres" "$(psql -X -At -h "$sockdir" -U "$user" -d postgres -c "SELECT to_regclass('pgbench_branches') IS NULL")" t
+
+# the same words for pgbench 15 and for pgcliff run
+args=(-h "$sockdir" -p $port -U "$user" -n -S -T 1 bench)
+"$pgbench" "${args[@]}" >"$TMP/pgbench.out" 2>&1
+check_eq "pgbench ${args[*]}: exit" $? 0
+"$PGCLIFF" run "${args[@]}" >"$TMP/run.out" 2>&1
+check_eq "pgcliff run ${args[*]}: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "run: on the external server" "$(sql "SELECT kind FROM variant WHERE run_id = $run")" external
+check_eq "run: its target names the database" "$(sql "SELECT target LIKE '%dbname=''bench''%' AND target LIKE '%port=''$port''%' FROM variant WHERE run_id = $run")" 1
+grep -q "^tps = " "$TMP/run.out" || fail "run: no tps line"
+# the database name counts: postgres has no pgbench tables
+"$PGCLIFF" run -h "$sockdir" -U "$user" -S -t 1 postgres >/dev/null 2>"$TMP/nodb.err"
+[ $? != 0 ] || fail "run ... postgres: ran without pgbench's tables"
+
+# PG* alone, with -b: the server init used
+PGHOST=$sockdir PGUSER=$user PGDATABASE=bench "$PGCLIFF" run -b select-only -T 1s -q >/dev/null 2>&1
+check_eq "PGHOST... run -b: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "PGHOST... run -b: external" "$(sql "SELECT kind FROM variant WHERE run_id = $run")" external
+
+# a recipe is not aimed at a server by the environment alone
+cat >"$TMP/r.yaml" <<'YAML'
+recipe: habits
+duration: 1s
+workloads:
+  w: {script: SELECT 1}
+YAML
+PGHOST=$sockdir PGUSER=$user PGDATABASE=bench "$PGCLIFF" run "$TMP/r.yaml" -q >/dev/null 2>&1
+check_eq "PGHOST... run RECIPE: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "PGHOST... run RECIPE: managed" "$(sql "SELECT kind FROM variant WHERE run_id = $run")" managed
+# but -h on its command line does
+"$PGCLIFF" run "$TMP/r.yaml" -q -h "$sockdir" -U "$user" >/dev/null 2>&1
+check_eq "run RECIPE -h: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "run RECIPE -h: external" "$(sql "SELECT kind FROM variant WHERE run_id = $run")" external
+
+# help is -? (as pgbench) and --help; -h is the host
+"$pgbench" -? >/dev/null 2>&1
+check_eq "pgbench -?" $? 0
+"$PGCLIFF" run -? >"$TMP/help" 2>&1
+check_eq "pgcliff run -?" $? 0
+grep -q "^  -h, --host HOST" "$TMP/help" || fail "run -?: no -h line"
+
+exec {HELPER[1]}>&-
+wait "$HELPER_PID"
+finish
