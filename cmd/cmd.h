@@ -89,7 +89,8 @@ bool cmd_parse_run_id(const char *text, int64_t *out);
 
 /*
  * A selector of stored points, as compare and gate take them: "12",
- * "12:locks8", or KEY=VALUE words (run, recipe, variant, last, blocks).
+ * "12:locks8", a bare variant name (that variant in the newest run that
+ * has it), or KEY=VALUE words (run, recipe, variant, last, blocks).
  */
 struct cmd_selector
 {

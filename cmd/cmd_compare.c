@@ -25,6 +25,7 @@ static int gate_fn(int argc, char **argv);
 	"  A and B select stored points:\n"                                          \
 	"    12                 run 12 (which must have one variant)\n"              \
 	"    12:locks8          variant locks8 of run 12\n"                          \
+	"    locks8             variant locks8 of the newest run that has it\n"      \
 	"    'recipe=emit_message variant=locks64 last=5'\n"                         \
 	"                       keys run=, recipe=, variant=, last=N (the N\n"       \
 	"                       newest runs), blocks=N or N-M (repeats, 1-based)\n"  \

@@ -320,6 +320,13 @@ cmd_parse_selector(const struct cmd *c, char *text, const char *orig,
 			return cmd_usage_error(c, "empty variant in \"%s\"", orig);
 		return 0;
 	}
+	/* a bare name: that variant in the newest run that has it */
+	if (text[0] && !strpbrk(text, "= \t:"))
+	{
+		sel->s.variant = text;
+		sel->s.last = 1;
+		return 0;
+	}
 	for (char *tok = strtok(text, " \t"); tok; tok = strtok(NULL, " \t"))
 	{
 		char *eq = strchr(tok, '=');

@@ -56,6 +56,11 @@ check_eq "dip lines" "$(grep -cE '^  [123] clients: dip \(during/before\) A [0-9
 "$PGCLIFF" run "$TMP/v.yaml" -T 2s 2>"$TMP/short_err"
 check_eq "-T shorter than a window" $? 64
 grep -q "window 'after' of the recipe ends at 3 s, past -T 2 s" "$TMP/short_err" || fail "-T: no reason"
+# bare variant names: those variants of the newest run that has them
+"$PGCLIFF" compare base delay >"$TMP/cmp_names"
+check_eq "compare by names exit" $? 0
+check_eq "compare by names: the same judgement" "$(sed 1,3d "$TMP/cmp_names")" "$(sed 1,3d "$TMP/cmp")"
+grep -q "^A (baseline):  run $run, variant base, 24 samples$" "$TMP/cmp_names" || fail "compare by names: label"
 "$PGCLIFF" gate "$run:base" "$run:delay" --format json >"$TMP/gate.json"
 rc=$?
 case $rc in 0|1|2) echo "ok: gate exit $rc" ;; *) fail "gate exit $rc" ;; esac
