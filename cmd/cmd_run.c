@@ -134,6 +134,8 @@ const struct cmd cmd_run = {
 		"      --format pgbench    print what pgbench 15 prints for the same\n"
 		"                          options, and nothing else (one point, one\n"
 		"                          workload); pgcliff's own lines go to stderr\n"
+		"      --progress-timestamp  progress lines say the Unix time (with -P)\n"
+		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
 		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
 		"                          before a point (a recipe's reset: may)\n"
 		"\n"
@@ -161,6 +163,8 @@ struct run_opts
 	const char *recipe_path;
 	/* pgbench's -h, -p, -U and DBNAME (after -f/-b) */
 	const char *pg_host, *pg_port, *pg_user, *pg_dbname;
+	bool progress_timestamp; /* --progress-timestamp */
+	bool shown_script;       /* --show-script: printed, exit 0 */
 	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
@@ -302,7 +306,9 @@ enum
 	OPT_BUDGET,
 	OPT_MAX_REPEATS,
 	OPT_ON,
-	OPT_RULE
+	OPT_RULE,
+	OPT_PROGRESS_TIMESTAMP,
+	OPT_SHOW_SCRIPT
 };
 
 /*
@@ -469,6 +475,9 @@ pg_target_of(struct run_opts *o)
 static int
 check_options(int argc, char **argv, struct run_opts *o)
 {
+	if (o->progress_timestamp && o->progress_s == 0)
+		return cmd_usage_error(&cmd_run, "--progress-timestamp is allowed "
+										 "only under --progress");
 	if (o->max_tries == 0 && o->transactions)
 		return cmd_usage_error(&cmd_run,
 							   "an unlimited number of transaction tries can "
@@ -567,6 +576,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
 		{"no-vacuum", no_argument, NULL, 'n'},
+		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
+		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -584,6 +595,24 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 'h':
 				o->pg_host = optarg;
 				break;
+			case OPT_PROGRESS_TIMESTAMP:
+				o->progress_timestamp = true;
+				break;
+			case OPT_SHOW_SCRIPT:
+			{
+				int nfound = 0;
+				const struct script_builtin *b =
+					script_builtin_find(optarg, &nfound);
+
+				if (b == NULL)
+					return cmd_usage_error(
+						&cmd_run, "%s builtin script \"%s\"",
+						nfound ? "ambiguous" : "no", optarg);
+				/* what pgbench prints, where it prints it, and exit */
+				fprintf(stderr, "-- %s: %s\n%s\n", b->name, b->desc, b->text);
+				o->shown_script = true;
+				return -1;
+			}
 			case 'p':
 				o->pg_port = optarg;
 				break;
@@ -885,11 +914,19 @@ on_event(void *arg, const struct run_event *ev)
 			for (int i = 0; i < ev->progress->nworkloads; i++)
 			{
 				const struct load_progress_wl *w = &ev->progress->w[i];
+				char when[32];
 
+				/* pgbench: "%.3f s" of Unix time, else "%.1f s" elapsed */
+				if (o->progress_timestamp)
+					snprintf(when, sizeof(when), "%.3f s",
+							 ev->progress->unix_s);
+				else
+					snprintf(when, sizeof(when), "%.1f s",
+							 ev->progress->elapsed_s);
 				fprintf(stderr,
-						"progress: %.1f s, %.1f tps, lat %.3f ms stddev "
+						"progress: %s, %.1f tps, lat %.3f ms stddev "
 						"%.3f, %" PRIu64 " failed%s%s\n",
-						ev->progress->elapsed_s, w->tps, w->lat_avg_ms,
+						when, w->tps, w->lat_avg_ms,
 						w->lat_stddev_ms, w->failures,
 						ev->progress->nworkloads > 1 ? " - " : "",
 						ev->progress->nworkloads > 1 ? r->workloads[i].name
@@ -1062,8 +1099,10 @@ run_fn(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	if ((rc = parse_options(argc, argv, &o)) != 0)
 	{
+		bool shown = o.shown_script;
+
 		run_opts_free(&o);
-		return rc;
+		return shown ? EXIT_OK : rc;
 	}
 	cmd_ctx_init(&ctx, &cmd_run, o.db);
 	if (!o.seed_set)

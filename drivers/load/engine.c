@@ -2145,6 +2145,12 @@ report_progress(struct engine *e, int64_t now, struct progress_mark *mark,
 	}
 	*last_ns = now;
 	pr.elapsed_s = (double) (now - e->window_start_ns) / 1e9;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		pr.unix_s = (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+	}
 	pr.nworkloads = p->nworkloads;
 	pr.w = w;
 	p->progress(p->progress_arg, &pr);

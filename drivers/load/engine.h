@@ -176,6 +176,7 @@ struct load_progress
 {
 	double elapsed_s; /* since the window started (negative in
 					   * warmup) */
+	double unix_s;    /* when, on the wall clock (--progress-timestamp) */
 	int nworkloads;
 	const struct load_progress_wl *w;
 };

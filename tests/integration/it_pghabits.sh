@@ -58,6 +58,24 @@ check_eq "run RECIPE -h: exit" $? 0
 run=$(sql "SELECT max(id) FROM run")
 check_eq "run RECIPE -h: external" "$(sql "SELECT kind FROM variant WHERE run_id = $run")" external
 
+# --show-script: byte for byte what pgbench 15 prints, for every builtin
+for b in tpcb-like simple-update select-only select; do
+	"$pgbench" --show-script=$b >"$TMP/sp" 2>&1
+	"$PGCLIFF" run --show-script=$b >"$TMP/sc" 2>&1
+	check_eq "--show-script=$b: exit" $? 0
+	cmp -s "$TMP/sp" "$TMP/sc" || fail "--show-script=$b differs from pgbench: $(diff "$TMP/sp" "$TMP/sc")"
+done
+
+# --progress-timestamp: the progress lines carry the Unix time, as pgbench's
+t0=$(date +%s)
+"$pgbench" -h "$sockdir" -U "$user" -n -S -T 2 -P 1 --progress-timestamp bench >/dev/null 2>"$TMP/pp"
+"$PGCLIFF" run -h "$sockdir" -U "$user" -S -T 2s -P 1 --progress-timestamp -q bench >/dev/null 2>"$TMP/pc"
+check_eq "--progress-timestamp: exit" $? 0
+for f in pp pc; do
+	n=$(awk -v t0="$t0" '/^progress: / { split($2, a, "."); if ($2 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $3 == "s," && a[1] >= t0 - 5 && a[1] <= t0 + 60) ok++ } END {print ok + 0}' "$TMP/$f")
+	[ "$n" -ge 1 ] || fail "--progress-timestamp ($f): no line with a Unix time: $(head -3 "$TMP/$f")"
+done
+
 # help is -? (as pgbench) and --help; -h is the host
 "$pgbench" -? >/dev/null 2>&1
 check_eq "pgbench -?" $? 0
