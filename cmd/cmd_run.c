@@ -136,6 +136,8 @@ const struct cmd cmd_run = {
 		"                          workload); pgcliff's own lines go to stderr\n"
 		"      --progress-timestamp  progress lines say the Unix time (with -P)\n"
 		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
+		"      --failures-detailed  serialization (40001) and deadlock (40P01)\n"
+		"                          failures on lines of their own (pgbench)\n"
 		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
 		"                          before a point (a recipe's reset: may)\n"
 		"\n"
@@ -165,6 +167,7 @@ struct run_opts
 	const char *pg_host, *pg_port, *pg_user, *pg_dbname;
 	bool progress_timestamp; /* --progress-timestamp */
 	bool shown_script;       /* --show-script: printed, exit 0 */
+	bool failures_detailed;  /* --failures-detailed */
 	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
@@ -308,7 +311,8 @@ enum
 	OPT_ON,
 	OPT_RULE,
 	OPT_PROGRESS_TIMESTAMP,
-	OPT_SHOW_SCRIPT
+	OPT_SHOW_SCRIPT,
+	OPT_FAILURES_DETAILED
 };
 
 /*
@@ -578,6 +582,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"no-vacuum", no_argument, NULL, 'n'},
 		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
 		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
+		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -597,6 +602,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case OPT_PROGRESS_TIMESTAMP:
 				o->progress_timestamp = true;
+				break;
+			case OPT_FAILURES_DETAILED:
+				o->failures_detailed = true;
 				break;
 			case OPT_SHOW_SCRIPT:
 			{
@@ -841,6 +849,7 @@ print_summary(const struct run_opts *o, const struct recipe *r,
 	p.partition_method = pginit_partition_name(ev->partition_method);
 	p.exact = o->format_pgbench;
 	p.progress = o->progress_s > 0;
+	p.failures_detailed = o->failures_detailed;
 	report_pgbench(&out, &p);
 	fputs(out.buf ? out.buf : "", stdout);
 	fflush(stdout);

@@ -12,6 +12,20 @@
 #include "report.h"
 
 /* pgbench's per-script and -r statement report of one workload. */
+/* pgbench's --failures-detailed lines, after "number of failed ..." */
+static void
+add_detailed(struct strbuf *out, const char *prefix, uint64_t serialization,
+			 uint64_t deadlock, uint64_t total)
+{
+	strbuf_addf(out,
+				"%snumber of serialization failures: %" PRIu64 " (%.3f%%)\n",
+				prefix, serialization,
+				total ? 100.0 * (double) serialization / (double) total : 0.0);
+	strbuf_addf(out, "%snumber of deadlock failures: %" PRIu64 " (%.3f%%)\n",
+				prefix, deadlock,
+				total ? 100.0 * (double) deadlock / (double) total : 0.0);
+}
+
 static void
 add_scripts(struct strbuf *out, const struct report_pgbench *p)
 {
@@ -49,6 +63,9 @@ add_scripts(struct strbuf *out, const struct report_pgbench *p)
 				" - number of failed transactions: %" PRIu64 " (%.3f%%)\n",
 				ss->failures,
 				total ? 100.0 * (double) ss->failures / (double) total : 0.0);
+			if (p->failures_detailed)
+				add_detailed(out, " - ", ss->serialization_failures,
+							 ss->deadlock_failures, total);
 			if (retries)
 			{
 				strbuf_addf(out,
@@ -137,6 +154,9 @@ report_pgbench(struct strbuf *out, const struct report_pgbench *p)
 	strbuf_addf(out, "number of failed transactions: %" PRIu64 " (%.3f%%)\n",
 				res->failures,
 				total ? 100.0 * (double) res->failures / (double) total : 0.0);
+	if (p->failures_detailed)
+		add_detailed(out, "", res->serialization_failures,
+					 res->deadlock_failures, total);
 	if (w->policy->max_tries != 1)
 	{
 		strbuf_addf(

@@ -83,6 +83,8 @@ struct report_pgbench
 	const char *partition_method; /* "range" or "hash" */
 	bool exact;    /* --format pgbench: pgbench 15's lines and no others */
 	bool progress; /* -P was given (pgbench then prints the stddev) */
+	bool failures_detailed; /* --failures-detailed: serialization and
+							 * deadlock failures on lines of their own */
 };
 
 /*

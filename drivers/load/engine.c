@@ -77,6 +77,7 @@ struct client
 	bool txn_failed;
 	int64_t fail_ns; /* when its error arrived (txn_failed) */
 	int fail_class;  /* class index of the first error */
+	int fail_kind;   /* its SQLSTATE: 1 = 40001, 2 = 40P01, 0 other */
 	int fail_cmd;    /* the command that failed */
 	enum load_action fail_action;
 	char fail_msg[160]; /* its SQLSTATE and message, for an abort */
@@ -461,6 +462,10 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 		t->sec_failures[sec]++;
 		if (c->fail_class >= 0)
 			t->class_counts[c->fail_class]++;
+		if (c->fail_kind == 1)
+			t->ss[c->si].serialization_failures++;
+		else if (c->fail_kind == 2)
+			t->ss[c->si].deadlock_failures++;
 		atomic_store_explicit(&t->prog_failures, t->failures,
 							  memory_order_relaxed);
 	}
@@ -819,6 +824,7 @@ client_start_txn(struct thread *t, struct client *c, int64_t now)
 	c->cmd = 0;
 	c->txn_failed = false;
 	c->fail_class = -1;
+	c->fail_kind = 0;
 	c->txn_start_ns = now;
 	c->tries = 1;
 	c->txn_prng = c->vars.prng;
@@ -1039,6 +1045,7 @@ client_retry(struct thread *t, struct client *c)
 	c->cmd = 0;
 	c->txn_failed = false;
 	c->fail_class = -1;
+	c->fail_kind = 0;
 	c->vars.prng = c->txn_prng;
 	client_advance(t, c);
 }
@@ -1231,6 +1238,11 @@ client_result(struct thread *t, struct client *c, PGresult *res)
 
 				c->txn_failed = true;
 				c->fail_class = classify(t, res, &c->fail_action);
+				/* pgbench's --failures-detailed: by SQLSTATE, as it
+				 * tells serialization from deadlock failures */
+				c->fail_kind = st && strcmp(st, "40001") == 0   ? 1
+							   : st && strcmp(st, "40P01") == 0 ? 2
+																: 0;
 				c->fail_cmd = c->cmd;
 				snprintf(c->fail_msg, sizeof(c->fail_msg), "%s %s",
 						 st ? st : "-", m ? m : "error");
@@ -1861,6 +1873,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 		c->id = first_client + i;
 		c->fd = -1;
 		c->fail_class = -1;
+		c->fail_kind = 0;
 		c->cur_cmd = -1;
 		script_vars_init(&c->vars, s, c->id, e->p->scale,
 						 (int64_t) (e->p->seed + (uint64_t) wi * 1000003u),
@@ -2002,6 +2015,10 @@ merge_scripts(struct load_workload_result *r, const struct thread *t)
 
 		rs->txns += ts->txns;
 		rs->failures += ts->failures;
+		rs->serialization_failures += ts->serialization_failures;
+		rs->deadlock_failures += ts->deadlock_failures;
+		r->serialization_failures += ts->serialization_failures;
+		r->deadlock_failures += ts->deadlock_failures;
 		rs->retried += ts->retried;
 		rs->retries += ts->retries;
 		/* one script: its latencies are the workload's */

@@ -247,6 +247,8 @@ struct load_script_result
 {
 	uint64_t txns;
 	uint64_t failures;
+	uint64_t serialization_failures; /* of FAILURES: the last error 40001 */
+	uint64_t deadlock_failures;      /* and 40P01 (--failures-detailed) */
 	uint64_t retried;
 	uint64_t retries;
 	struct hist *latency;
@@ -261,6 +263,8 @@ struct load_workload_result
 {
 	uint64_t txns;     /* ended inside the window, successful */
 	uint64_t failures; /* failed transactions inside the window */
+	uint64_t serialization_failures; /* of them: the last error 40001 */
+	uint64_t deadlock_failures;      /* and 40P01 */
 	uint64_t retried;  /* transactions that needed more than one try */
 	uint64_t retries;  /* the extra tries, all together */
 	uint64_t skipped;  /* rate + latency limit: slots too late to run */

@@ -76,6 +76,42 @@ for f in pp pc; do
 	[ "$n" -ge 1 ] || fail "--progress-timestamp ($f): no line with a Unix time: $(head -3 "$TMP/$f")"
 done
 
+# --failures-detailed: serialization and deadlock failures apart, with
+# pgbench 15's lines
+psql -X -q -v ON_ERROR_STOP=1 -h "$sockdir" -U "$user" -d bench \
+	-c "CREATE TABLE t (id int PRIMARY KEY, v int)" -c "INSERT INTO t VALUES (1, 0), (2, 0)" \
+	-c "ALTER SYSTEM SET deadlock_timeout = '10ms'" -c "SELECT pg_reload_conf()" >/dev/null || fail "no table t"
+cat >"$TMP/ser.sql" <<'SQL'
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT v FROM t WHERE id = 1;
+SELECT pg_sleep(0.002);
+UPDATE t SET v = v + 1 WHERE id = 1;
+END;
+SQL
+cat >"$TMP/dl.sql" <<'SQL'
+\set a random(1, 2)
+\set b 3 - :a
+BEGIN;
+UPDATE t SET v = v + 1 WHERE id = :a;
+SELECT pg_sleep(0.005);
+UPDATE t SET v = v + 1 WHERE id = :b;
+END;
+SQL
+fd=(-h "$sockdir" -U "$user" -n -c 4 -j 2 -T 3 --failures-detailed -f "$TMP/ser.sql" -f "$TMP/dl.sql" bench)
+"$pgbench" "${fd[@]}" >"$TMP/fdp" 2>/dev/null
+"$PGCLIFF" run "${fd[@]}" >"$TMP/fdc" 2>/dev/null
+check_eq "--failures-detailed: exit" $? 0
+for f in fdp fdc; do
+	# the lines pgbench prints, without their numbers
+	sed -nE 's/[0-9.]+/N/g; /^( - )?number of (failed transactions|serialization failures|deadlock failures)/p' "$TMP/$f" >"$TMP/$f.shape"
+done
+check_eq "--failures-detailed: pgbench's lines" "$(cat "$TMP/fdc.shape")" "$(cat "$TMP/fdp.shape")"
+ser=$(sed -nE 's/^number of serialization failures: ([0-9]+) .*/\1/p' "$TMP/fdc")
+dl=$(sed -nE 's/^number of deadlock failures: ([0-9]+) .*/\1/p' "$TMP/fdc")
+failed=$(sed -nE 's/^number of failed transactions: ([0-9]+) .*/\1/p' "$TMP/fdc")
+[ "${ser:-0}" -gt 0 ] && [ "${dl:-0}" -gt 0 ] || fail "--failures-detailed: want both kinds: $ser serialization, $dl deadlock"
+check_eq "--failures-detailed: the kinds add up" "$((ser + dl))" "$failed"
+
 # help is -? (as pgbench) and --help; -h is the host
 "$pgbench" -? >/dev/null 2>&1
 check_eq "pgbench -?" $? 0
