@@ -136,6 +136,8 @@ const struct cmd cmd_run = {
 		"                          workload); pgcliff's own lines go to stderr\n"
 		"      --progress-timestamp  progress lines say the Unix time (with -P)\n"
 		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
+		"  -C, --connect           a new connection for every transaction, its\n"
+		"                          time apart from the latency (pgbench -C)\n"
 		"      --failures-detailed  serialization (40001) and deadlock (40P01)\n"
 		"                          failures on lines of their own (pgbench)\n"
 		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
@@ -168,6 +170,7 @@ struct run_opts
 	bool progress_timestamp; /* --progress-timestamp */
 	bool shown_script;       /* --show-script: printed, exit 0 */
 	bool failures_detailed;  /* --failures-detailed */
+	bool reconnect;          /* -C */
 	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
@@ -580,6 +583,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
 		{"no-vacuum", no_argument, NULL, 'n'},
+		{"connect", no_argument, NULL, 'C'},
 		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
 		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
 		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
@@ -592,7 +596,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:n",
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nC",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
@@ -605,6 +609,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case OPT_FAILURES_DETAILED:
 				o->failures_detailed = true;
+				break;
+			case 'C':
+				o->reconnect = true;
 				break;
 			case OPT_SHOW_SCRIPT:
 			{
@@ -1073,6 +1080,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->protocol = o->protocol;
 	c->repeat = o->repeat;
 	c->rate = o->rate;
+	c->reconnect = o->reconnect;
 	c->latency_limit_ns = o->latency_limit_ns;
 	c->max_tries = o->max_tries;
 	c->scale = o->scale;

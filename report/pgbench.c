@@ -204,12 +204,26 @@ report_pgbench(struct strbuf *out, const struct report_pgbench *p)
 	if (w->rate > 0)
 		strbuf_addf(out, "rate limit schedule lag: avg %.3f (max %.3f) ms\n",
 					res->lag_avg_ms, res->lag_max_ms);
-	strbuf_addf(out, "initial connection time = %.3f ms\n", p->point->conn_ms);
-	if (w->protocol == LOAD_PROTO_PREPARED && !p->exact)
-		strbuf_addf(out, "statement preparation time = %.3f ms\n",
-					p->point->prepare_ms);
-	strbuf_addf(out, "tps = %f (without initial connection time)\n",
-				(double) res->txns / secs);
+	if (w->reconnect)
+	{
+		/* -C: pgbench divides the connections' time by the transactions */
+		uint64_t n = res->txns + res->failures;
+
+		strbuf_addf(out, "average connection time = %.3f ms\n",
+					n ? res->reconnect_ns_sum / (double) n / 1e6 : 0.0);
+		strbuf_addf(out, "tps = %f (including reconnection times)\n",
+					(double) res->txns / secs);
+	}
+	else
+	{
+		strbuf_addf(out, "initial connection time = %.3f ms\n",
+					p->point->conn_ms);
+		if (w->protocol == LOAD_PROTO_PREPARED && !p->exact)
+			strbuf_addf(out, "statement preparation time = %.3f ms\n",
+						p->point->prepare_ms);
+		strbuf_addf(out, "tps = %f (without initial connection time)\n",
+					(double) res->txns / secs);
+	}
 	add_scripts(out, p);
 	for (int k = 0; k < res->nevents && !p->exact; k++)
 		strbuf_addf(

@@ -90,6 +90,8 @@ struct client
 	int64_t txn_start_ns;
 	int64_t ntx;            /* transactions ended (-t) */
 	int64_t sleep_until_ns; /* CS_SLEEP */
+	bool txn_conn;           /* -C: connected for the coming transaction */
+	int64_t reconnect_start; /* -C: when the last connection was closed */
 	bool in_pipeline;
 	bool ending_pipeline; /* at \endpipeline: waiting for its sync */
 	int pending_syncs;    /* pipeline syncs sent, not answered yet */
@@ -129,6 +131,8 @@ struct thread
 	int64_t trigger_ns; /* the last slot handed out */
 	uint64_t skipped;
 	uint64_t late;
+	uint64_t reconnects; /* -C */
+	double reconnect_ns_sum;
 	uint64_t lag_n;
 	double lag_sum_ns;
 	int64_t lag_max_ns;
@@ -841,6 +845,7 @@ client_next_txn(struct thread *t, struct client *c)
 
 	record_txn(t, c, now);
 	c->ntx++;
+	c->txn_conn = false; /* -C: the next one gets a new connection */
 	if (now >= t->e->window_end_ns ||
 		(t->e->txmode && c->ntx >= t->w->transactions) ||
 		atomic_load_explicit(&t->e->stop, memory_order_relaxed))
@@ -849,6 +854,105 @@ client_next_txn(struct thread *t, struct client *c)
 		return false;
 	}
 	return client_start_txn(t, c, now);
+}
+
+static void client_advance(struct thread *t, struct client *c);
+
+/*
+ * -C: close C's connection and start a new one for the transaction about
+ * to begin (pgbench's CSTATE_START_TX with is_connect).  Its events come
+ * to client_reconnect_event().
+ */
+static void
+client_reconnect_start(struct thread *t, struct client *c)
+{
+	c->reconnect_start = clock_now_ns();
+	if (c->fd >= 0)
+		epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	c->fd = -1;
+	c->ep_events = 0;
+	PQfinish(c->conn);
+	c->conn = PQconnectStartParams(t->w->conn_keywords, t->w->conn_values, 0);
+	if (c->conn == NULL || PQstatus(c->conn) == CONNECTION_BAD)
+	{
+		client_lost(t, c);
+		return;
+	}
+	c->fd = PQsocket(c->conn);
+	c->state = CS_CONNECTING;
+	if (ep_set(t, c, EPOLLOUT, EPOLL_CTL_ADD) != 0)
+		client_lost(t, c);
+}
+
+static bool client_prepare_start(struct thread *t, struct client *c);
+static int client_prepare_event(struct thread *t, struct client *c);
+
+/* -C: connected (and prepared): the transaction starts now. */
+static void
+client_reconnected(struct thread *t, struct client *c)
+{
+	int64_t now = clock_now_ns();
+
+	c->txn_conn = true;
+	c->state = CS_READY;
+	/* under a rate or as a timed event, latency counts from the slot */
+	if (t->w->rate <= 0 && !t->w->timed)
+		c->txn_start_ns = now;
+	c->cmd_start_ns = now;
+	client_advance(t, c);
+}
+
+/* -C: an event of a client that connects, then prepares, mid-window. */
+static void
+client_reconnect_event(struct thread *t, struct client *c)
+{
+	if (c->state == CS_CONNECTING)
+	{
+		PostgresPollingStatusType st = PQconnectPoll(c->conn);
+		int fd = PQsocket(c->conn);
+		int64_t now;
+
+		if (st == PGRES_POLLING_FAILED)
+		{
+			client_lost(t, c);
+			return;
+		}
+		if (fd != c->fd)
+		{
+			epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+			c->fd = fd;
+			c->ep_events = 0;
+			ep_set(t, c, EPOLLOUT, EPOLL_CTL_ADD);
+		}
+		if (st == PGRES_POLLING_READING)
+		{
+			ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
+			return;
+		}
+		if (st == PGRES_POLLING_WRITING)
+		{
+			ep_set(t, c, EPOLLOUT, EPOLL_CTL_MOD);
+			return;
+		}
+		PQsetnonblocking(c->conn, 1);
+		ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
+		now = clock_now_ns();
+		if (now >= t->e->window_start_ns && now <= t->e->window_end_ns)
+		{
+			t->reconnects++;
+			t->reconnect_ns_sum += (double) (now - c->reconnect_start);
+		}
+		if (t->w->protocol == LOAD_PROTO_PREPARED)
+		{
+			if (client_prepare_start(t, c))
+				client_reconnected(t, c);
+			return;
+		}
+		client_reconnected(t, c);
+		return;
+	}
+	if (c->state == CS_PREPARING && client_prepare_event(t, c) == 1)
+		client_reconnected(t, c);
 }
 
 /*
@@ -893,6 +997,11 @@ client_advance(struct thread *t, struct client *c)
 			s = t->w->scripts[c->si];
 			if (t->e->p->per_statement)
 				time_command(t, c, 0);
+		}
+		if (t->w->reconnect && !c->txn_conn && c->cmd == 0)
+		{
+			client_reconnect_start(t, c);
+			return;
 		}
 		cmd = &s->cmds[c->cmd];
 		c->vars.cmd_index = c->cmd;
@@ -1488,6 +1597,16 @@ client_prepare_next(struct thread *t, struct client *c)
 	return 0;
 }
 
+/* -C: every statement prepared again on a new connection; true when
+ * there is none to prepare (then C is ready at once). */
+static bool
+client_prepare_start(struct thread *t, struct client *c)
+{
+	c->prep_si = 0;
+	c->prep = 0;
+	return client_prepare_next(t, c) == 1;
+}
+
 /* A PREPARE was refused: report it at its place in the script. */
 static void
 prepare_failed(struct thread *t, struct client *c, PGresult *res)
@@ -1756,6 +1875,11 @@ thread_run(struct thread *t)
 		{
 			struct client *c = events[i].data.ptr;
 
+			if (c->state == CS_CONNECTING || c->state == CS_PREPARING)
+			{
+				client_reconnect_event(t, c); /* -C */
+				continue;
+			}
 			if (c->state != CS_WAIT && c->state != CS_ROLLBACK &&
 				c->state != CS_SLEEP)
 				continue;
@@ -2078,6 +2202,8 @@ merge_results(struct engine *e, struct load_result *out)
 			r->retries += t->retries;
 			r->skipped += t->skipped;
 			r->late += t->late;
+			r->reconnects += t->reconnects;
+			r->reconnect_ns_sum += t->reconnect_ns_sum;
 			lag_n += t->lag_n;
 			lag_sum += t->lag_sum_ns;
 			if ((double) t->lag_max_ns / 1e6 > r->lag_max_ms)

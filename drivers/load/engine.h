@@ -124,6 +124,13 @@ struct load_workload
 	int64_t at_ns;
 	int64_t every_ns;
 	int64_t until_ns;
+	/*
+	 * pgbench's -C/--connect: every transaction on a new connection (the
+	 * old one closed after it), prepared statements prepared again; the
+	 * connection's time is not in the latency (unless under a rate, where
+	 * latency counts from the scheduled start), and is summed apart.
+	 */
+	bool reconnect;
 	/* NULL: every failure continues (roll back, go on), max_tries 1 */
 	const struct load_policy *policy;
 	/* variables given from outside the script (-D, variables:) */
@@ -270,6 +277,8 @@ struct load_workload_result
 	uint64_t skipped;  /* rate + latency limit: slots too late to run */
 	uint64_t late;     /* above the latency limit */
 	double lag_avg_ms; /* rate: start behind the schedule */
+	uint64_t reconnects;     /* -C: connections made in the window */
+	double reconnect_ns_sum; /* and their time, closing the last included */
 	double lag_max_ms;
 	struct load_error_second *errors; /* by second, then class */
 	int nerrors;

@@ -877,6 +877,7 @@ fill_workloads(const struct run *r, const struct run_target *rt, int si,
 			wl[i].transactions = rw->transactions;
 		wl[i].policy = &r->policies[i];
 		wl[i].rate = c->rate > 0 ? c->rate : rw->rate;
+		wl[i].reconnect = c->reconnect || rw->reconnect;
 		wl[i].timed = rw->timed;
 		wl[i].at_ns = rw->at_ns;
 		wl[i].every_ns = rw->every_ns;

@@ -102,6 +102,7 @@ struct run_config
 	int protocol; /* -1: each workload's */
 	int repeat;
 	double rate;
+	bool reconnect; /* -C: every workload a connection per transaction */
 	int64_t latency_limit_ns;
 	int max_tries; /* -1: the recipe's */
 	int scale;     /* -s */

@@ -46,7 +46,7 @@ static const char *const workload_keys[] = {
 	"target",    "protocol", "script",  "file",          "builtin",
 	"weight",    "scripts",  "clients", "jobs",          "transactions",
 	"max_tries", "on_error", "rate",    "latency_limit", "at",
-	"every",     "until",    NULL};
+	"every",     "until",    "reconnect", NULL};
 static const char *const script_keys[] = {"script", "file", "builtin",
 										  "weight", NULL};
 static const char *const init_keys[] = {"pgbench", "sql", NULL};
@@ -1324,6 +1324,9 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 			return -1;
 		}
 	}
+	if ((v = lookup(ld, node, "reconnect")) != NULL &&
+		parse_bool(ld, v, "'reconnect'", &w->reconnect) < 0)
+		return -1;
 	if ((v = lookup(ld, node, "latency_limit")) != NULL &&
 		parse_duration(ld, v, "latency_limit", false, &w->latency_limit_ns) <
 			0)

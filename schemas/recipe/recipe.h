@@ -86,6 +86,7 @@ struct recipe_workload
 	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
 	int max_tries;        /* pgbench's --max-tries; 0 = not given */
 	double rate;          /* pgbench's --rate, tps over the workload; 0 */
+	bool reconnect;       /* pgbench's -C: a connection per transaction */
 	bool timed;           /* at: given: a timed event */
 	int64_t at_ns;        /* starts at this second of the window */
 	int64_t every_ns;     /* then again every so often; 0 = once */

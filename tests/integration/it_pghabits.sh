@@ -112,6 +112,31 @@ failed=$(sed -nE 's/^number of failed transactions: ([0-9]+) .*/\1/p' "$TMP/fdc"
 [ "${ser:-0}" -gt 0 ] && [ "${dl:-0}" -gt 0 ] || fail "--failures-detailed: want both kinds: $ser serialization, $dl deadlock"
 check_eq "--failures-detailed: the kinds add up" "$((ser + dl))" "$failed"
 
+# -C: a connection per transaction, its time apart, pgbench's lines; the
+# server counts the sessions
+sessions() { psql -X -At -h "$sockdir" -U "$user" -d postgres -c "SELECT sessions FROM pg_stat_database WHERE datname = 'bench'"; }
+cargs=(-h "$sockdir" -U "$user" -n -S -C -c 4 -j 2 -T 2 bench)
+"$pgbench" "${cargs[@]}" >"$TMP/cp" 2>/dev/null
+check_eq "pgbench -C: exit" $? 0
+s0=$(sessions)
+"$PGCLIFF" run "${cargs[@]}" >"$TMP/cc" 2>/dev/null
+check_eq "pgcliff run -C: exit" $? 0
+s1=$(sessions)
+for f in cp cc; do
+	grep -E "^(average connection time = [0-9.]+ ms|tps = [0-9.]+ \(including reconnection times\))$" "$TMP/$f" | sed -E 's/[0-9.]+/N/' >"$TMP/$f.shape"
+done
+check_eq "-C: pgbench's lines" "$(cat "$TMP/cc.shape")" "$(cat "$TMP/cp.shape")"
+n=$(sed -nE 's/^number of transactions actually processed: ([0-9]+)$/\1/p' "$TMP/cc")
+[ "${n:-0}" -gt 10 ] || fail "-C: only ${n:-0} transactions"
+# every transaction had its own session (and the connect phase's 4, and
+# the sampler's and the window's edges: a few more)
+[ $((s1 - s0)) -ge "$n" ] || fail "-C: $((s1 - s0)) sessions for $n transactions"
+echo "ok: -C: $n transactions, $((s1 - s0)) sessions"
+"$PGCLIFF" run "${cargs[@]}" -M prepared -q >/dev/null 2>"$TMP/cpe"
+check_eq "-C -M prepared: exit" $? 0
+run=$(sql "SELECT max(id) FROM run")
+check_eq "-C -M prepared: no failures" "$(sql "SELECT failures = 0 AND transactions > 10 FROM point WHERE run_id = $run")" 1
+
 # help is -? (as pgbench) and --help; -h is the host
 "$pgbench" -? >/dev/null 2>&1
 check_eq "pgbench -?" $? 0
