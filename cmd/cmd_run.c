@@ -138,6 +138,10 @@ const struct cmd cmd_run = {
 		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
 		"  -C, --connect           a new connection for every transaction, its\n"
 		"                          time apart from the latency (pgbench -C)\n"
+		"  -i, --initialize        pgbench -i: the same as pgcliff init, with\n"
+		"                          init's options\n"
+		"      --exit-on-abort     a client that aborts stops the run (exit 75),\n"
+		"                          as pgbench 17's; else the others go on\n"
 		"      --failures-detailed  serialization (40001) and deadlock (40P01)\n"
 		"                          failures on lines of their own (pgbench)\n"
 		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
@@ -171,6 +175,7 @@ struct run_opts
 	bool shown_script;       /* --show-script: printed, exit 0 */
 	bool failures_detailed;  /* --failures-detailed */
 	bool reconnect;          /* -C */
+	bool exit_on_abort;      /* --exit-on-abort */
 	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
@@ -315,7 +320,8 @@ enum
 	OPT_RULE,
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
-	OPT_FAILURES_DETAILED
+	OPT_FAILURES_DETAILED,
+	OPT_EXIT_ON_ABORT
 };
 
 /*
@@ -584,6 +590,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"username", required_argument, NULL, 'U'},
 		{"no-vacuum", no_argument, NULL, 'n'},
 		{"connect", no_argument, NULL, 'C'},
+		{"exit-on-abort", no_argument, NULL, OPT_EXIT_ON_ABORT},
 		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
 		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
 		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
@@ -612,6 +619,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 'C':
 				o->reconnect = true;
+				break;
+			case OPT_EXIT_ON_ABORT:
+				o->exit_on_abort = true;
 				break;
 			case OPT_SHOW_SCRIPT:
 			{
@@ -1081,6 +1091,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->repeat = o->repeat;
 	c->rate = o->rate;
 	c->reconnect = o->reconnect;
+	c->exit_on_abort = o->exit_on_abort;
 	c->latency_limit_ns = o->latency_limit_ns;
 	c->max_tries = o->max_tries;
 	c->scale = o->scale;
@@ -1110,6 +1121,21 @@ run_fn(int argc, char **argv)
 	char *cmdline = NULL;
 	char logs_dir[1100];
 	int rc;
+
+	/* pgbench -i: initialize instead of running (pgcliff init's options) */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "--initialize") == 0)
+		{
+			char **rest = xcalloc((size_t) argc, sizeof(char *));
+			int n = 0;
+
+			for (int k = 0; k < argc; k++)
+				if (k != i)
+					rest[n++] = argv[k];
+			rc = cmd_init.fn(n, rest);
+			free(rest);
+			return rc;
+		}
 
 	if (cmd_wants_help(&cmd_run, argc, argv))
 		return EXIT_OK;

@@ -281,6 +281,16 @@ client_abort(struct thread *t, struct client *c, const char *why)
 	}
 	if (c->fd >= 0)
 		epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	if (t->e->p->exit_on_abort)
+	{
+		struct pgc_error err;
+
+		error_set(&err, PGC_ERR_ABORTED,
+				  "workload '%s', client %d %.400s (--exit-on-abort stops "
+				  "the run)",
+				  t->w->name, c->id, why);
+		engine_fail(t->e, &err);
+	}
 }
 
 /* pgbench's commandFailed(): "aborted in command N (WHAT) of script 0". */

@@ -215,6 +215,8 @@ struct load_point
 	 */
 	bool verbose_errors;
 	bool debug_sends;
+	/* pgbench 17's --exit-on-abort: a client that aborts fails the point */
+	bool exit_on_abort;
 	/* servers to sample every second of the window (not with -t) */
 	const struct load_node *nodes;
 	int nnodes;

@@ -1241,6 +1241,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	lp.nodes = nodes;
 	lp.nnodes = target_has_standby(rt->t) ? 2 : 1;
 	lp.verbose_errors = c->verbose_errors;
+	lp.exit_on_abort = c->exit_on_abort;
 	lp.debug_sends = c->debug;
 
 	memset(&ev, 0, sizeof(ev));

@@ -103,6 +103,7 @@ struct run_config
 	int repeat;
 	double rate;
 	bool reconnect; /* -C: every workload a connection per transaction */
+	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
 	int64_t latency_limit_ns;
 	int max_tries; /* -1: the recipe's */
 	int scale;     /* -s */

@@ -137,6 +137,25 @@ check_eq "-C -M prepared: exit" $? 0
 run=$(sql "SELECT max(id) FROM run")
 check_eq "-C -M prepared: no failures" "$(sql "SELECT failures = 0 AND transactions > 10 FROM point WHERE run_id = $run")" 1
 
+# run -i is init, as pgbench -i
+"$PGCLIFF" run -i -s 2 -h "$sockdir" -U "$user" bench >/dev/null 2>&1
+check_eq "run -i -s 2: exit" $? 0
+check_eq "run -i -s 2: two branches" "$(psql -X -At -h "$sockdir" -U "$user" -d bench -c "SELECT count(*) FROM pgbench_branches")" 2
+
+# --exit-on-abort (pgbench 17): one client's abort stops the run, where
+# without it the others go on and the point is stored
+printf '\\if :client_id = 0\n\\set x 1 / 0\n\\endif\nSELECT 1;\n' >"$TMP/abort.sql"
+"$PGCLIFF" run -f "$TMP/abort.sql" -c 2 -T 2s -q -h "$sockdir" -U "$user" bench >/dev/null 2>"$TMP/ab1"
+check_eq "one client aborts: exit" $? 75
+run=$(sql "SELECT max(id) FROM run")
+check_eq "one client aborts: the point, the other client's work" "$(sql "SELECT aborted_clients || ':' || (transactions > 0) FROM point WHERE run_id = $run")" "1:1"
+"$PGCLIFF" run -f "$TMP/abort.sql" -c 2 -T 2s -q --exit-on-abort -h "$sockdir" -U "$user" bench >/dev/null 2>"$TMP/ab2"
+check_eq "--exit-on-abort: exit" $? 75
+grep -q "client 0 aborted in command 1 (set) of script 0; evaluation of meta-command failed: division by zero (--exit-on-abort stops the run)" "$TMP/ab2" ||
+	fail "--exit-on-abort: $(cat "$TMP/ab2")"
+run=$(sql "SELECT max(id) FROM run")
+check_eq "--exit-on-abort: failed, no point" "$(sql "SELECT status || ':' || (SELECT count(*) FROM point WHERE run_id = $run) FROM run WHERE id = $run")" "failed:0"
+
 # help is -? (as pgbench) and --help; -h is the host
 "$pgbench" -? >/dev/null 2>&1
 check_eq "pgbench -?" $? 0
