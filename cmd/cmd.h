@@ -31,6 +31,7 @@ struct cmd
 	const char *summary; /* one line for `pgcliff help` */
 	const char *usage;   /* full --help text */
 	const char *usage2;  /* its continuation, or NULL (C11 caps a literal) */
+	const char *usage3;  /* and more, or NULL */
 	int (*fn)(int argc, char **argv);
 };
 

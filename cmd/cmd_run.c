@@ -109,7 +109,8 @@ const struct cmd cmd_run = {
 		"      --rule estimate|strict\n"
 		"                          what --until-decided calls a REGRESSION (see\n"
 		"                          pgcliff compare --help; default estimate)\n"
-		"  -q, --quiet             no per-point summary lines\n"
+		"  -q, --quiet             no per-point summary lines\n",
+	.usage3 =
 		"\n"
 		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):\n"
 		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
@@ -138,6 +139,13 @@ const struct cmd cmd_run = {
 		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
 		"  -C, --connect           a new connection for every transaction, its\n"
 		"                          time apart from the latency (pgbench -C)\n"
+		"  -l, --log               write every transaction of the window to\n"
+		"                          PREFIX.PID (thread 0) and PREFIX.PID.N, in\n"
+		"                          pgbench's format; .pSTEP after PID when\n"
+		"                          the run has several points\n"
+		"      --log-prefix PREFIX  (default pgbench_log)\n"
+		"      --aggregate-interval N  one line per N seconds instead\n"
+		"      --sampling-rate F   log only this share of the transactions\n"
 		"  -i, --initialize        pgbench -i: the same as pgcliff init, with\n"
 		"                          init's options\n"
 		"      --exit-on-abort     a client that aborts stops the run (exit 75),\n"
@@ -176,6 +184,10 @@ struct run_opts
 	bool failures_detailed;  /* --failures-detailed */
 	bool reconnect;          /* -C */
 	bool exit_on_abort;      /* --exit-on-abort */
+	bool log;                /* -l */
+	const char *log_prefix;  /* --log-prefix */
+	int agg_interval_s;      /* --aggregate-interval */
+	double sampling_rate;    /* --sampling-rate */
 	char *pg_target; /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
@@ -321,7 +333,10 @@ enum
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
 	OPT_FAILURES_DETAILED,
-	OPT_EXIT_ON_ABORT
+	OPT_EXIT_ON_ABORT,
+	OPT_LOG_PREFIX,
+	OPT_AGG_INTERVAL,
+	OPT_SAMPLING_RATE
 };
 
 /*
@@ -488,6 +503,27 @@ pg_target_of(struct run_opts *o)
 static int
 check_options(int argc, char **argv, struct run_opts *o)
 {
+	/* pgbench's checks, in its words */
+	if (o->sampling_rate > 0 && !o->log)
+		return cmd_usage_error(&cmd_run, "log sampling (--sampling-rate) is "
+										 "allowed only when logging "
+										 "transactions (-l)");
+	if (o->sampling_rate > 0 && o->agg_interval_s > 0)
+		return cmd_usage_error(&cmd_run, "log sampling (--sampling-rate) and "
+										 "aggregation (--aggregate-interval) "
+										 "cannot be used at the same time");
+	if (o->agg_interval_s > 0 && !o->log)
+		return cmd_usage_error(&cmd_run, "log aggregation is allowed only "
+										 "when actually logging transactions");
+	if (o->log_prefix && !o->log)
+		return cmd_usage_error(&cmd_run, "log file prefix (--log-prefix) is "
+										 "allowed only when logging "
+										 "transactions (-l)");
+	if (o->agg_interval_s > 0 && o->duration_ns > 0 &&
+		o->duration_ns % ((int64_t) o->agg_interval_s * 1000000000) != 0)
+		return cmd_usage_error(&cmd_run, "duration must be a multiple of "
+										 "the aggregation interval (%d s)",
+							   o->agg_interval_s);
 	if (o->progress_timestamp && o->progress_s == 0)
 		return cmd_usage_error(&cmd_run, "--progress-timestamp is allowed "
 										 "only under --progress");
@@ -591,6 +627,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"no-vacuum", no_argument, NULL, 'n'},
 		{"connect", no_argument, NULL, 'C'},
 		{"exit-on-abort", no_argument, NULL, OPT_EXIT_ON_ABORT},
+		{"log", no_argument, NULL, 'l'},
+		{"log-prefix", required_argument, NULL, OPT_LOG_PREFIX},
+		{"aggregate-interval", required_argument, NULL, OPT_AGG_INTERVAL},
+		{"sampling-rate", required_argument, NULL, OPT_SAMPLING_RATE},
 		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
 		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
 		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
@@ -603,7 +643,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nC",
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nCl",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
@@ -622,6 +662,28 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case OPT_EXIT_ON_ABORT:
 				o->exit_on_abort = true;
+				break;
+			case 'l':
+				o->log = true;
+				break;
+			case OPT_LOG_PREFIX:
+				o->log_prefix = optarg;
+				break;
+			case OPT_AGG_INTERVAL:
+				if (!cmd_parse_count(optarg, 86400 * 366, &o->agg_interval_s))
+					return cmd_usage_error(&cmd_run,
+										   "invalid number of seconds for "
+										   "aggregation: \"%s\"",
+										   optarg);
+				break;
+			case OPT_SAMPLING_RATE:
+				o->sampling_rate = strtod(optarg, &end);
+				if (end == optarg || *end || !(o->sampling_rate > 0) ||
+					o->sampling_rate > 1)
+					return cmd_usage_error(&cmd_run,
+										   "invalid sampling rate \"%s\" "
+										   "(more than 0, at most 1)",
+										   optarg);
 				break;
 			case OPT_SHOW_SCRIPT:
 			{
@@ -1092,6 +1154,11 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->rate = o->rate;
 	c->reconnect = o->reconnect;
 	c->exit_on_abort = o->exit_on_abort;
+	c->log_prefix = o->log ? (o->log_prefix ? o->log_prefix : "pgbench_log")
+						   : NULL;
+	c->agg_interval_s = o->agg_interval_s;
+	c->sampling_rate = o->sampling_rate;
+	c->failures_detailed = o->failures_detailed;
 	c->latency_limit_ns = o->latency_limit_ns;
 	c->max_tries = o->max_tries;
 	c->scale = o->scale;

@@ -216,6 +216,8 @@ cmd_wants_help(const struct cmd *c, int argc, char **argv)
 			fputs(c->usage, stdout);
 			if (c->usage2)
 				fputs(c->usage2, stdout);
+			if (c->usage3)
+				fputs(c->usage3, stdout);
 			return 1;
 		}
 	}

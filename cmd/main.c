@@ -101,6 +101,8 @@ help_fn(int argc, char **argv)
 	fputs(c->usage, stdout);
 	if (c->usage2)
 		fputs(c->usage2, stdout);
+	if (c->usage3)
+		fputs(c->usage3, stdout);
 	return EXIT_OK;
 }
 

@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -92,6 +93,7 @@ struct client
 	int64_t sleep_until_ns; /* CS_SLEEP */
 	bool txn_conn;           /* -C: connected for the coming transaction */
 	int64_t reconnect_start; /* -C: when the last connection was closed */
+	int64_t txn_lag_ns;      /* under a rate: its start behind the slot */
 	bool in_pipeline;
 	bool ending_pipeline; /* at \endpipeline: waiting for its sync */
 	int pending_syncs;    /* pipeline syncs sent, not answered yet */
@@ -101,6 +103,18 @@ struct client
 	char *param_buf; /* max_params * PARAM_WIDTH */
 	const char **param_values;
 	struct strbuf query; /* simple protocol text */
+};
+
+/* pgbench's -l: one thread's log, and the interval it aggregates */
+struct txlog
+{
+	FILE *f;
+	int64_t shift_ns; /* wall clock minus clock_now_ns() */
+	struct prng sample;
+	int64_t start_us; /* the interval's start, Unix time in µs */
+	uint64_t cnt, skipped, retried, retries, ser, dl;
+	double lat_sum, lat_sum2, lat_min, lat_max;
+	double lag_sum, lag_sum2, lag_min, lag_max;
 };
 
 struct thread
@@ -133,6 +147,7 @@ struct thread
 	uint64_t late;
 	uint64_t reconnects; /* -C */
 	double reconnect_ns_sum;
+	struct txlog log; /* -l */
 	uint64_t lag_n;
 	double lag_sum_ns;
 	int64_t lag_max_ns;
@@ -447,6 +462,155 @@ second_of(struct thread *t, int64_t now)
 	return sec;
 }
 
+/* ------------------------------------------------------------ -l logs */
+
+static void
+txlog_reset(struct txlog *l, int64_t start_us)
+{
+	FILE *f = l->f;
+	int64_t shift = l->shift_ns;
+	struct prng sample = l->sample;
+
+	memset(l, 0, sizeof(*l));
+	l->f = f;
+	l->shift_ns = shift;
+	l->sample = sample;
+	l->start_us = start_us;
+}
+
+/* Open thread T's log (pgbench's threadRun()); false with the point failed. */
+static bool
+txlog_open(struct thread *t)
+{
+	const struct load_point *p = t->e->p;
+	int tid = (int) (t - t->e->threads);
+	char path[4200];
+	struct timespec ts;
+
+	if (p->log_prefix == NULL)
+		return true;
+	if (tid == 0)
+		snprintf(path, sizeof(path), "%s", p->log_prefix);
+	else
+		snprintf(path, sizeof(path), "%s.%d", p->log_prefix, tid);
+	if ((t->log.f = fopen(path, "w")) == NULL)
+	{
+		struct pgc_error err;
+
+		error_set(&err, PGC_ERR_IO, "could not open log file \"%s\": %s",
+				  path, strerror(errno));
+		engine_fail(t->e, &err);
+		return false;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t->log.shift_ns =
+		(int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec - clock_now_ns();
+	prng_seed(&t->log.sample, p->log_seed + (uint64_t) tid);
+	/* intervals from the whole second the window starts in, as pgbench
+	 * measures them from the whole second its thread starts in */
+	txlog_reset(&t->log, (t->e->window_start_ns + t->log.shift_ns) /
+							 1000000000 * 1000000);
+	return true;
+}
+
+static void
+txlog_close(struct thread *t)
+{
+	if (t->log.f)
+		fclose(t->log.f);
+	t->log.f = NULL;
+}
+
+static void
+stat_add(double v, uint64_t n, double *sum, double *sum2, double *min,
+		 double *max)
+{
+	if (n == 0 || v < *min)
+		*min = v;
+	if (n == 0 || v > *max)
+		*max = v;
+	*sum += v;
+	*sum2 += v * v;
+}
+
+/*
+ * pgbench's doLog() for one transaction of client C ending at NOW (or
+ * skipped under a rate): KIND 0 done, 1 failed, 2 skipped.
+ */
+static void
+txlog_add(struct thread *t, struct client *c, int64_t now, int kind)
+{
+	const struct load_point *p = t->e->p;
+	struct txlog *l = &t->log;
+	int64_t epoch_us = (now + l->shift_ns) / 1000;
+	int max_tries = t->w->policy ? t->w->policy->max_tries : 1;
+	double lat = (double) ((now - c->txn_start_ns) / 1000);
+	double lag = (double) (c->txn_lag_ns / 1000);
+
+	if (p->sampling_rate > 0 && prng_double(&l->sample) > p->sampling_rate)
+		return;
+	if (p->agg_interval_s > 0)
+	{
+		int64_t step = (int64_t) p->agg_interval_s * 1000000;
+
+		/* every interval that ended before now, empty ones too */
+		while (l->start_us + step <= epoch_us)
+		{
+			fprintf(l->f,
+					"%" PRId64 " %" PRIu64 " %.0f %.0f %.0f %.0f %.0f %.0f "
+					"%.0f %.0f %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+					" %" PRIu64 "\n",
+					l->start_us / 1000000, l->cnt, l->lat_sum, l->lat_sum2,
+					l->lat_min, l->lat_max, l->lag_sum, l->lag_sum2,
+					l->lag_min, l->lag_max, l->skipped, l->retried,
+					l->retries, p->failures_detailed ? l->ser : 0,
+					p->failures_detailed ? l->dl : 0);
+			txlog_reset(l, l->start_us + step);
+		}
+		if (kind == 2)
+		{
+			l->skipped++;
+			return;
+		}
+		if (c->tries > 1)
+		{
+			l->retried++;
+			l->retries += (uint64_t) (c->tries - 1);
+		}
+		if (kind == 1)
+		{
+			l->ser += c->fail_kind == 1;
+			l->dl += c->fail_kind == 2;
+			return;
+		}
+		stat_add(lat, l->cnt, &l->lat_sum, &l->lat_sum2, &l->lat_min,
+				 &l->lat_max);
+		if (t->w->rate > 0)
+			stat_add(lag, l->cnt, &l->lag_sum, &l->lag_sum2, &l->lag_min,
+					 &l->lag_max);
+		l->cnt++;
+		return;
+	}
+	if (kind == 0)
+		fprintf(l->f, "%d %" PRId64 " %.0f %d %" PRId64 " %" PRId64, c->id,
+				c->ntx + 1, lat, c->si, epoch_us / 1000000,
+				epoch_us % 1000000);
+	else
+		fprintf(l->f, "%d %" PRId64 " %s %d %" PRId64 " %" PRId64, c->id,
+				c->ntx + 1,
+				kind == 2						  ? "skipped"
+				: !p->failures_detailed			  ? "failed"
+				: c->fail_kind == 1				  ? "serialization"
+				: c->fail_kind == 2				  ? "deadlock"
+												  : "failed",
+				c->si, epoch_us / 1000000, epoch_us % 1000000);
+	if (t->w->rate > 0)
+		fprintf(l->f, " %.0f", lag);
+	if (max_tries != 1)
+		fprintf(l->f, " %d", c->tries - 1);
+	fputc('\n', l->f);
+}
+
 static void
 record_txn(struct thread *t, struct client *c, int64_t now)
 {
@@ -461,6 +625,8 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 
 	if (at < e->window_start_ns || at > e->window_end_ns)
 		return;
+	if (t->log.f)
+		txlog_add(t, c, now, c->txn_failed ? 1 : 0);
 	sec = second_of(t, at);
 	if (c->tries > 1)
 	{
@@ -719,6 +885,7 @@ record_lag(struct thread *t, struct client *c, int64_t now)
 {
 	int64_t lag = now - c->scheduled_ns;
 
+	c->txn_lag_ns = lag;
 	if (now < t->e->window_start_ns || now > t->e->window_end_ns)
 		return;
 	t->lag_n++;
@@ -749,7 +916,11 @@ client_throttle(struct thread *t, struct client *c, int64_t now)
 		if (limit <= 0 || t->trigger_ns >= now - limit)
 			break;
 		if (now >= e->window_start_ns && now <= e->window_end_ns)
+		{
 			t->skipped++;
+			if (t->log.f)
+				txlog_add(t, c, now, 2);
+		}
 		c->ntx++;
 		if (now >= e->window_end_ns ||
 			(e->txmode && c->ntx >= t->w->transactions))
@@ -1936,8 +2107,9 @@ thread_main(void *arg)
 	if (rc == 0 && !atomic_load(&e->stop))
 		rc = thread_prepare(t);
 	thread_sync(e, 1);
-	if (rc == 0 && !atomic_load(&e->stop))
+	if (rc == 0 && !atomic_load(&e->stop) && txlog_open(t))
 		thread_run(t);
+	txlog_close(t);
 	thread_close(t);
 	atomic_store(&t->finished, 1);
 	return NULL;

@@ -217,6 +217,18 @@ struct load_point
 	bool debug_sends;
 	/* pgbench 17's --exit-on-abort: a client that aborts fails the point */
 	bool exit_on_abort;
+	/*
+	 * pgbench's -l: each thread writes the window's transactions to
+	 * LOG_PREFIX (thread 0) or LOG_PREFIX.N (thread N), in pgbench 15's
+	 * format: one line per transaction (a SAMPLING_RATE share of them when
+	 * > 0), or with AGG_INTERVAL_S > 0 one line per interval (the last,
+	 * partial one left out, as pgbench).  NULL: no log.
+	 */
+	const char *log_prefix;
+	int agg_interval_s;
+	double sampling_rate;
+	uint64_t log_seed;      /* the sampling's random stream */
+	bool failures_detailed; /* "serialization"/"deadlock", their columns */
 	/* servers to sample every second of the window (not with -t) */
 	const struct load_node *nodes;
 	int nnodes;

@@ -1196,6 +1196,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 {
 	const struct recipe *rc = r->recipe;
 	const struct run_config *c = &r->c;
+	char log_prefix[4096];
 	const struct recipe_plan_step *st = &r->plan[order];
 	struct run_target *rt = &r->targets[st->variant];
 	struct load_point lp;
@@ -1243,6 +1244,21 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	lp.verbose_errors = c->verbose_errors;
 	lp.exit_on_abort = c->exit_on_abort;
 	lp.debug_sends = c->debug;
+	/* -l: pgbench's PREFIX.PID, and .pSTEP when the plan has several */
+	if (c->log_prefix)
+	{
+		if (r->nplan > 1)
+			snprintf(log_prefix, sizeof(log_prefix), "%s.%ld.p%d",
+					 c->log_prefix, (long) getpid(), order + 1);
+		else
+			snprintf(log_prefix, sizeof(log_prefix), "%s.%ld", c->log_prefix,
+					 (long) getpid());
+		lp.log_prefix = log_prefix;
+		lp.agg_interval_s = c->agg_interval_s;
+		lp.sampling_rate = c->sampling_rate;
+		lp.log_seed = lp.seed ^ 0x6c6f67u;
+	}
+	lp.failures_detailed = c->failures_detailed;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RUN_EV_POINT_BEGIN;

@@ -104,6 +104,11 @@ struct run_config
 	double rate;
 	bool reconnect; /* -C: every workload a connection per transaction */
 	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
+	/* -l: transaction logs PREFIX.PID[.pSTEP][.THREAD] (NULL: none) */
+	const char *log_prefix;
+	int agg_interval_s;     /* --aggregate-interval */
+	double sampling_rate;   /* --sampling-rate */
+	bool failures_detailed; /* in the logs' columns too */
 	int64_t latency_limit_ns;
 	int max_tries; /* -1: the recipe's */
 	int scale;     /* -s */

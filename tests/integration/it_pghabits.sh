@@ -156,6 +156,49 @@ grep -q "client 0 aborted in command 1 (set) of script 0; evaluation of meta-com
 run=$(sql "SELECT max(id) FROM run")
 check_eq "--exit-on-abort: failed, no point" "$(sql "SELECT status || ':' || (SELECT count(*) FROM point WHERE run_id = $run) FROM run WHERE id = $run")" "failed:0"
 
+# -l and its companions: pgbench 15's log formats, files named as its
+fields_of() { awk '{print NF}' "$@" | sort -u | tr '\n' ' '; }
+shapes_ok() {	# FILE...: every line all numbers, or a word where pgbench puts one
+	awk '{ for (i = 1; i <= NF; i++) if ($i !~ /^[0-9]+$/ && !(i == 3 && $i ~ /^(failed|skipped|serialization|deadlock)$/)) bad++ } END { exit bad > 0 }' "$@"
+}
+lg=(-h "$sockdir" -U "$user" -n -S -c 2 -j 2 -T 2)
+"$pgbench" "${lg[@]}" -l --log-prefix="$TMP/pb" bench >/dev/null 2>&1
+check_eq "pgbench -l: exit" $? 0
+"$PGCLIFF" run "${lg[@]}" -l --log-prefix="$TMP/pc" bench >"$TMP/lc" 2>/dev/null
+check_eq "pgcliff run -l: exit" $? 0
+check_eq "-l: files as pgbench's (thread 0, thread 1)" "$(ls "$TMP"/pc.* | sed -E 's/.*pc\.[0-9]+//' | tr '\n' ' ')" "$(ls "$TMP"/pb.* | sed -E 's/.*pb\.[0-9]+//' | tr '\n' ' ')"
+check_eq "-l: fields per line" "$(fields_of "$TMP"/pc.*)" "$(fields_of "$TMP"/pb.*)"
+shapes_ok "$TMP"/pc.* || fail "-l: a line is not pgbench's: $(head -2 "$TMP"/pc.*)"
+n=$(sed -nE 's/^number of transactions actually processed: ([0-9]+)$/\1/p' "$TMP/lc")
+check_eq "-l: a line per transaction" "$(cat "$TMP"/pc.* | wc -l)" "$n"
+rm -f "$TMP"/pb.* "$TMP"/pc.*
+
+"$pgbench" "${lg[@]}" -T 3 -l --aggregate-interval=1 --log-prefix="$TMP/pb" bench >/dev/null 2>&1
+"$PGCLIFF" run "${lg[@]}" -T 3 -l --aggregate-interval=1 --log-prefix="$TMP/pc" bench >"$TMP/lc" 2>/dev/null
+check_eq "--aggregate-interval: exit" $? 0
+check_eq "--aggregate-interval: fields per line" "$(fields_of "$TMP"/pc.*)" "$(fields_of "$TMP"/pb.*)"
+shapes_ok "$TMP"/pc.* || fail "--aggregate-interval: a line is not pgbench's"
+n=$(sed -nE 's/^number of transactions actually processed: ([0-9]+)$/\1/p' "$TMP/lc")
+sum=$(cat "$TMP"/pc.* | awk '{s += $2} END {print s + 0}')
+# the last, partial interval is left out, as pgbench leaves it
+[ "$sum" -le "$n" ] && [ "$sum" -ge $((n / 4)) ] || fail "--aggregate-interval: $sum of $n transactions in the intervals"
+echo "ok: --aggregate-interval: $sum of $n transactions in whole intervals"
+rm -f "$TMP"/pb.* "$TMP"/pc.*
+
+"$PGCLIFF" run "${lg[@]}" -l --sampling-rate=0.1 --log-prefix="$TMP/pc" bench >"$TMP/lc" 2>/dev/null
+check_eq "--sampling-rate: exit" $? 0
+n=$(sed -nE 's/^number of transactions actually processed: ([0-9]+)$/\1/p' "$TMP/lc")
+lines=$(cat "$TMP"/pc.* | wc -l)
+[ $((lines * 20)) -ge "$n" ] && [ $((lines * 20)) -le $((n * 4)) ] || fail "--sampling-rate 0.1: $lines lines of $n"
+echo "ok: --sampling-rate 0.1: $lines lines of $n transactions"
+rm -f "$TMP"/pc.*
+
+# under a rate and with retries, the two more columns pgbench adds
+"$pgbench" "${lg[@]}" -R 200 --max-tries 2 -l --log-prefix="$TMP/pb" bench >/dev/null 2>&1
+"$PGCLIFF" run "${lg[@]}" -R 200 --max-tries 2 -l --log-prefix="$TMP/pc" bench >/dev/null 2>&1
+check_eq "-l -R --max-tries: fields per line" "$(fields_of "$TMP"/pc.*)" "$(fields_of "$TMP"/pb.*)"
+rm -f "$TMP"/pb.* "$TMP"/pc.*
+
 # help is -? (as pgbench) and --help; -h is the host
 "$pgbench" -? >/dev/null 2>&1
 check_eq "pgbench -?" $? 0
