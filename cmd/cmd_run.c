@@ -152,6 +152,8 @@ const struct cmd cmd_run = {
 		"                          as pgbench 17's; else the others go on\n"
 		"      --failures-detailed  serialization (40001) and deadlock (40P01)\n"
 		"                          failures on lines of their own (pgbench)\n"
+		"  -v, --vacuum-all        before each point, pgbench's vacuum of its four\n"
+		"                          tables (history truncated); errors said, passed\n"
 		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
 		"                          before a point (a recipe's reset: may)\n"
 		"\n"
@@ -184,6 +186,8 @@ struct run_opts
 	bool failures_detailed;  /* --failures-detailed */
 	bool reconnect;          /* -C */
 	bool exit_on_abort;      /* --exit-on-abort */
+	bool vacuum_all;         /* -v */
+	bool no_vacuum;          /* -n: over -v, as in pgbench */
 	bool log;                /* -l */
 	const char *log_prefix;  /* --log-prefix */
 	int agg_interval_s;      /* --aggregate-interval */
@@ -626,6 +630,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"username", required_argument, NULL, 'U'},
 		{"no-vacuum", no_argument, NULL, 'n'},
 		{"connect", no_argument, NULL, 'C'},
+		{"vacuum-all", no_argument, NULL, 'v'},
 		{"exit-on-abort", no_argument, NULL, OPT_EXIT_ON_ABORT},
 		{"log", no_argument, NULL, 'l'},
 		{"log-prefix", required_argument, NULL, OPT_LOG_PREFIX},
@@ -643,7 +648,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nCl",
+	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nClv",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
@@ -659,6 +664,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 'C':
 				o->reconnect = true;
+				break;
+			case 'v':
+				o->vacuum_all = true;
 				break;
 			case OPT_EXIT_ON_ABORT:
 				o->exit_on_abort = true;
@@ -708,7 +716,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 'n':
 				/* pgbench's --no-vacuum: pgcliff never vacuums before a
-				 * point (a recipe's reset: may) */
+				 * point (a recipe's reset: may) unless -v asks */
+				o->no_vacuum = true;
 				break;
 			case 'c':
 				free(o->clients);
@@ -1154,6 +1163,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->rate = o->rate;
 	c->reconnect = o->reconnect;
 	c->exit_on_abort = o->exit_on_abort;
+	c->vacuum_all = o->vacuum_all && !o->no_vacuum;
 	c->log_prefix = o->log ? (o->log_prefix ? o->log_prefix : "pgbench_log")
 						   : NULL;
 	c->agg_interval_s = o->agg_interval_s;

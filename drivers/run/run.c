@@ -694,6 +694,35 @@ exec_sql_list(const struct run_target *rt, const struct recipe_sql *list,
 	return 0;
 }
 
+/*
+ * pgbench -v before a point: its vacuum of the four tables, each error
+ * said and passed over, as pgbench's tryExecuteStatement() does.
+ */
+static void
+vacuum_all(struct run *r, struct run_target *rt)
+{
+	static const char *const sql[] = {
+		"vacuum pgbench_branches", "vacuum pgbench_tellers",
+		"truncate pgbench_history", "vacuum analyze pgbench_accounts"};
+	const char *variant = shown_variant(r, rt->v);
+
+	for (size_t i = 0; i < lengthof(sql); i++)
+	{
+		struct pgc_error e;
+		size_t pos;
+
+		error_clear(&e);
+		if (target_exec(rt->t, sql[i], "-v", &pos, &e) < 0)
+			emit_text(r, RUN_EV_NOTE, variant,
+					  "%s: %s (ignoring this error and continuing anyway)",
+					  sql[i], e.message);
+		if (i == 2)
+			emit_text(r, RUN_EV_STEP, variant, "starting vacuum...end.");
+	}
+	emit_text(r, RUN_EV_STEP, variant,
+			  "starting vacuum pgbench_accounts...end.");
+}
+
 /* init: pgbench -i with the recipe's options, or its SQL. */
 static int
 run_init(struct run *r, struct run_target *rt, struct pgc_error *err)
@@ -1215,8 +1244,11 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		wl[0] = wl[st->workload];
 		nw = 1;
 	}
-	if (exec_sql_list(rt, rc->reset, rc->nreset, "reset", err) < 0 ||
-		target_wait_replay(rt->t, 120, err) < 0 ||
+	if (exec_sql_list(rt, rc->reset, rc->nreset, "reset", err) < 0)
+		return -1;
+	if (c->vacuum_all)
+		vacuum_all(r, rt);
+	if (target_wait_replay(rt->t, 120, err) < 0 ||
 		place_point(r, rt, wl, nw, err) < 0)
 		return -1;
 	memset(&lp, 0, sizeof(lp));

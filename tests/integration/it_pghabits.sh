@@ -137,6 +137,21 @@ check_eq "-C -M prepared: exit" $? 0
 run=$(sql "SELECT max(id) FROM run")
 check_eq "-C -M prepared: no failures" "$(sql "SELECT failures = 0 AND transactions > 10 FROM point WHERE run_id = $run")" 1
 
+# -v: pgbench's vacuum before the point: history truncated, tables vacuumed
+"$PGCLIFF" run -b tpcb-like -t 20 -c 2 -q -h "$sockdir" -U "$user" bench >/dev/null 2>&1
+check_eq "tpcb-like: history written" "$(psql -X -At -h "$sockdir" -U "$user" -d bench -c "SELECT count(*) > 0 FROM pgbench_history")" t
+"$PGCLIFF" run -S -v -t 5 -c 1 -q -h "$sockdir" -U "$user" bench >/dev/null 2>"$TMP/v.err"
+check_eq "-v: exit" $? 0
+grep -q "starting vacuum...end." "$TMP/v.err" || fail "-v: no vacuum line: $(cat "$TMP/v.err")"
+check_eq "-v: history truncated" "$(psql -X -At -h "$sockdir" -U "$user" -d bench -c "SELECT count(*) FROM pgbench_history")" 0
+# (the vacuums' statistics reach pg_stat_user_tables within a moment)
+for _ in $(seq 1 50); do
+	vac=$(psql -X -At -h "$sockdir" -U "$user" -d bench -c "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('pgbench_branches', 'pgbench_tellers', 'pgbench_accounts') AND last_vacuum IS NOT NULL")
+	[ "$vac" = 3 ] && break
+	sleep 0.1
+done
+check_eq "-v: the three tables vacuumed" "$vac" 3
+
 # run -i is init, as pgbench -i
 "$PGCLIFF" run -i -s 2 -h "$sockdir" -U "$user" bench >/dev/null 2>&1
 check_eq "run -i -s 2: exit" $? 0
