@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "report.h"
 #include "store.h"
 
 static int list_fn(int argc, char **argv);
@@ -16,7 +17,8 @@ const struct cmd cmd_list = {
 	.name = "list",
 	.summary = "list stored runs, newest first",
 	.usage =
-		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N] [--db PATH]\n"
+		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N]\n"
+		"                    [--format text|json|csv] [--db PATH]\n"
 		"\n"
 		"Lists the stored runs, newest first: id, start time (UTC), recipe,\n"
 		"status, number of points and variants.\n"
@@ -24,7 +26,9 @@ const struct cmd cmd_list = {
 		"options:\n"
 		"      --recipe NAME       only runs of this recipe\n"
 		"      --variant NAME      only runs with this variant\n"
-		"      --limit N           at most N runs\n" CMD_HELP_DB CMD_HELP_HELP,
+		"      --limit N           at most N runs\n"
+		"      --format F          text (default), json or csv (report/FORMATS.md,\n"
+		"                          \"Exports\")\n" CMD_HELP_DB CMD_HELP_HELP,
 	.fn = list_fn,
 };
 
@@ -35,9 +39,10 @@ list_fn(int argc, char **argv)
 		{"recipe", required_argument, NULL, 'r'},
 		{"variant", required_argument, NULL, 'v'},
 		{"limit", required_argument, NULL, 'n'},
+		{"format", required_argument, NULL, 'F'},
 		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
-	const char *recipe = NULL, *variant = NULL, *db = NULL;
+	const char *recipe = NULL, *variant = NULL, *db = NULL, *format = "text";
 	int limit = 0, ch, n = 0;
 	struct cmd_ctx ctx;
 	struct store *st;
@@ -62,6 +67,14 @@ list_fn(int argc, char **argv)
 					return cmd_usage_error(&cmd_list, "invalid limit \"%s\"",
 										   optarg);
 				break;
+			case 'F':
+				if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0 &&
+					strcmp(optarg, "csv") != 0)
+					return cmd_usage_error(
+						&cmd_list, "unknown format \"%s\" (text, json or csv)",
+						optarg);
+				format = optarg;
+				break;
 			case CMD_OPT_DB:
 				db = optarg;
 				break;
@@ -76,6 +89,16 @@ list_fn(int argc, char **argv)
 	if ((st = cmd_open_store(&ctx, false)) == NULL ||
 		store_list_runs(st, recipe, variant, limit, &rows, &n, &ctx.err) < 0)
 		return cmd_ctx_finish(&ctx);
+	if (strcmp(format, "text") != 0)
+	{
+		struct strbuf out = STRBUF_INIT;
+
+		report_runs_export(&out, rows, n, strcmp(format, "csv") == 0);
+		fputs(out.buf ? out.buf : "", stdout);
+		strbuf_release(&out);
+		store_runs_free(rows, n);
+		return cmd_ctx_finish(&ctx);
+	}
 	printf("%6s  %-19s  %-24s  %-11s  %6s  %s\n", "run", "started (UTC)",
 		   "recipe", "status", "points", "variants");
 	for (int i = 0; i < n; i++)

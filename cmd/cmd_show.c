@@ -26,7 +26,7 @@ const struct cmd cmd_show = {
 	.summary = "show one stored run: provenance, points, series",
 	.usage =
 		"usage: pgcliff show RUN [--series] [--samples] [--scripts] [--build]\n"
-		"                        [--db PATH]\n"
+		"                        [--recipe] [--format text|json|csv] [--db PATH]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
@@ -38,7 +38,13 @@ const struct cmd cmd_show = {
 		"as they were, each after a \"-- file: PATH\" line.  --build prints\n"
 		"the provenance of the variants built from source (pgcliff build):\n"
 		"source tree, configure options, compiler, each #define with its file\n"
-		"and old value, each patch, and the full diff applied.\n",
+		"and old value, each patch, and the full diff applied.  --recipe\n"
+		"prints the recipe's text as it was stored.\n"
+		"\n"
+		"--format json: the run, its variants (settings as SHOW prints them)\n"
+		"and its points, with --series each point's seconds; --format csv:\n"
+		"one row per point, or with --series one per point and second.  The\n"
+		"documents are versioned: report/FORMATS.md, \"Exports\".\n",
 	.fn = show_fn,
 };
 
@@ -420,6 +426,59 @@ print_samples(struct store *st, int64_t run_id,
 	return 0;
 }
 
+/*
+ * --format json|csv: RUN's variants, points (and series) through the one
+ * owner of these documents, report/export.c.
+ */
+static int
+export_run(struct store *st, const struct store_run_row *run, bool series,
+		   bool csv, struct pgc_error *err)
+{
+	struct report_export_run x;
+	struct store_variant_row *vars = NULL;
+	struct store_point_row *points = NULL;
+	struct store_series_row **ser = NULL;
+	int *nser = NULL, nv = 0, np = 0, rc = -1;
+	struct strbuf out = STRBUF_INIT;
+
+	memset(&x, 0, sizeof(x));
+	if (store_get_variants(st, run->id, &vars, &nv, err) < 0 ||
+		store_get_points(st, run->id, &points, &np, err) < 0)
+		goto done;
+	if (series)
+	{
+		ser = xcalloc((size_t) np + 1, sizeof(*ser));
+		nser = xcalloc((size_t) np + 1, sizeof(*nser));
+		for (int i = 0; i < np; i++)
+			if (store_get_series(st, points[i].id, &ser[i], &nser[i], err) < 0)
+				goto done;
+	}
+	x.run = run;
+	x.variants = vars;
+	x.nvariants = nv;
+	x.points = points;
+	x.npoints = np;
+	x.series = ser;
+	x.nseries = nser;
+	if (!csv)
+		report_run_export(&out, &x);
+	else if (series)
+		report_series_csv(&out, &x);
+	else
+		report_points_csv(&out, &x);
+	fputs(out.buf ? out.buf : "", stdout);
+	rc = 0;
+done:
+	strbuf_release(&out);
+	for (int i = 0; ser && i < np; i++)
+		free(ser[i]);
+	free(ser);
+	free(nser);
+	store_points_free(points, np);
+	store_variants_free(vars, nv);
+	return rc;
+}
+
 /* The folder holding the run's kept server logs, when there is one. */
 static void
 print_kept_logs(const char *db_path, int64_t id)
@@ -444,10 +503,13 @@ show_fn(int argc, char **argv)
 		{"scripts", no_argument, NULL, 'f'},
 		{"samples", no_argument, NULL, 'm'},
 		{"build", no_argument, NULL, 'b'},
+		{"recipe", no_argument, NULL, 'r'},
+		{"format", required_argument, NULL, 'F'},
 		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
-	const char *db = NULL;
+	const char *db = NULL, *format = "text";
 	bool series = false, scripts = false, samples = false, builds = false;
+	bool recipe = false;
 	int ch, np = 0, nv = 0;
 	int64_t id;
 	struct cmd_ctx ctx;
@@ -477,6 +539,17 @@ show_fn(int argc, char **argv)
 			case 'b':
 				builds = true;
 				break;
+			case 'r':
+				recipe = true;
+				break;
+			case 'F':
+				if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0 &&
+					strcmp(optarg, "csv") != 0)
+					return cmd_usage_error(
+						&cmd_show, "unknown format \"%s\" (text, json or csv)",
+						optarg);
+				format = optarg;
+				break;
 			case CMD_OPT_DB:
 				db = optarg;
 				break;
@@ -497,10 +570,33 @@ show_fn(int argc, char **argv)
 	if ((st = cmd_open_store(&ctx, false)) == NULL ||
 		store_get_run(st, id, &run, err) < 0)
 		return cmd_ctx_finish(&ctx);
+	if (strcmp(format, "text") != 0)
+	{
+		/* an error is in ctx.err, which cmd_ctx_finish() prints */
+		(void) export_run(st, &run, series, strcmp(format, "csv") == 0, err);
+		store_run_row_release(&run);
+		return cmd_ctx_finish(&ctx);
+	}
+	if (recipe)
+	{
+		char *text = NULL;
+
+		if (store_get_recipe_text(st, id, &text, err) == 0 && text)
+			fputs(text, stdout);
+		free(text);
+		store_run_row_release(&run);
+		return cmd_ctx_finish(&ctx);
+	}
 	if (scripts)
 	{
 		/* the script files as they were run, nothing else */
-		fputs(run.script_files ? run.script_files : "", stdout);
+		if (run.script_files)
+			fputs(run.script_files, stdout);
+		else
+			fprintf(stderr, "run %" PRId64 " used no script files: its "
+							"scripts are in its recipe (show %" PRId64
+							" --recipe)\n",
+					run.id, run.id);
 		store_run_row_release(&run);
 		return cmd_ctx_finish(&ctx);
 	}

@@ -98,4 +98,39 @@ void report_pgbench(struct strbuf *out, const struct report_pgbench *p);
 /* Median of N values (copied and sorted; N > 0). */
 double report_median(const double *values, int n);
 
+/* ---------------------------------------------------------------------
+ * Exports: stored runs as data for other tools (FORMATS.md, "Exports").
+ * ------------------------------------------------------------------- */
+
+struct store_run_row;
+struct store_variant_row;
+struct store_point_row;
+struct store_series_row;
+
+/* `list --format json|csv`: the runs as store_list_runs() gives them. */
+void report_runs_export(struct strbuf *out, const struct store_run_row *rows,
+						int n, bool csv);
+
+/* One stored run, what `show --format json|csv` exports (borrowed). */
+struct report_export_run
+{
+	const struct store_run_row *run;
+	const struct store_variant_row *variants;
+	int nvariants;
+	const struct store_point_row *points;
+	int npoints;
+	/* per point its series (NULL: without them) */
+	struct store_series_row *const *series;
+	const int *nseries;
+};
+
+/* The run, its variants and points (and series, if given) as JSON. */
+void report_run_export(struct strbuf *out, const struct report_export_run *x);
+
+/* Its points as CSV, one row each. */
+void report_points_csv(struct strbuf *out, const struct report_export_run *x);
+
+/* Its per-second series as CSV, one row per point and second. */
+void report_series_csv(struct strbuf *out, const struct report_export_run *x);
+
 #endif /* PGCLIFF_REPORT_H */

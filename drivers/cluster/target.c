@@ -623,9 +623,11 @@ target_provenance(const struct target *t, struct target_provenance *p,
 		p->server_version_num = atoi(PQgetvalue(res, 0, 1));
 	}
 	PQclear(res);
-	p->settings = json_object_of(conn, "SELECT name, setting FROM pg_settings"
-									   " WHERE source NOT IN ('default', "
-									   "'override') ORDER BY name");
+	/* as SHOW prints them, with their units: "128MB", not "16384" */
+	p->settings =
+		json_object_of(conn, "SELECT name, current_setting(name) FROM "
+							 "pg_settings WHERE source NOT IN ('default', "
+							 "'override') ORDER BY name");
 	if (p->settings == NULL)
 		p->settings = xstrdup("{}");
 	/* the view needs a superuser: NULL otherwise */

@@ -26,4 +26,15 @@ grep -q "^run $run stored in $PGCLIFF_DB (status ok, 3 points)" "$TMP/out" || fa
 "$PGCLIFF" show "$run" --series >"$TMP/show" || fail "show failed"
 grep -q "recipe txid_current, status ok" "$TMP/show" || fail "show: no header"
 "$PGCLIFF" list --recipe txid_current | grep -q "^ *$run " || fail "list: run missing"
+# the same as data: JSON and CSV with the stored figures
+"$PGCLIFF" list --format csv >"$TMP/list.csv"
+check_eq "list csv: header and a row per run" "$(wc -l <"$TMP/list.csv")" "$(($(sql "SELECT count(*) FROM run") + 1))"
+grep -q "^$run,.*,txid_current,ok,3,default"$'\r'"$" "$TMP/list.csv" || fail "list csv: $(cat "$TMP/list.csv")"
+"$PGCLIFF" show "$run" --format csv --series >"$TMP/series.csv"
+check_eq "series csv: a row per second" "$(wc -l <"$TMP/series.csv")" 7
+check_eq "series csv: the stored transactions" "$(awk -F, 'NR > 1 {s += $8} END {print s}' "$TMP/series.csv")" "$(sql "SELECT sum(transactions) FROM point WHERE run_id = $run")"
+"$PGCLIFF" show "$run" --format json --series >"$TMP/show.json"
+grep -q '^  "pgcliff_run": 1,$' "$TMP/show.json" || fail "show json: no version"
+check_eq "show json: points" "$(grep -c '"workload": "txid"' "$TMP/show.json")" 3
+"$PGCLIFF" show "$run" --recipe | cmp -s - "$ROOT/recipes/txid_current.yaml" || fail "show --recipe: not the recipe's text"
 finish

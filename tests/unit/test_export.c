@@ -1,0 +1,118 @@
+/*
+ * test_export.c - list and show as data (report/export.c): the JSON reads
+ * back with the stored figures and the version, the CSV has its header,
+ * a row per point or second, and quotes what needs quoting.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "report.h"
+#include "store.h"
+#include "test.h"
+
+static int
+count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+int
+main(void)
+{
+	struct store_run_row run = {0};
+	struct store_variant_row var = {0};
+	struct store_point_row pts[2];
+	struct store_series_row s0[3] = {{0, 100, 0, 1.5, 3.0, NULL},
+									 {1, 110, 1, 1.4, 2.0, NULL},
+									 {2, 90, 0, 1.6, 4.0, NULL}};
+	struct store_series_row *series[2] = {s0, NULL};
+	int nseries[2] = {3, 0};
+	struct report_export_run x = {&run, &var, 1, pts, 2, series, nseries};
+	struct strbuf sb = STRBUF_INIT;
+	json_t *doc, *p0;
+	json_error_t jerr;
+
+	run.id = 7;
+	run.recipe = "txid_current";
+	run.command_line = "pgcliff run \"a,b\" 'x'";
+	run.started_at = "2026-12-01 10:00:00";
+	run.status = "running";
+	run.dead = true;
+	run.npoints = 2;
+	run.variants = "base,slow";
+	run.plan = "{\"version\": 1, \"steps\": []}";
+	run.seed = 42;
+	var.name = "base";
+	var.kind = "managed";
+	var.settings = "{\"shared_buffers\": \"128MB\"}";
+	memset(pts, 0, sizeof(pts));
+	pts[0].id = 11;
+	pts[0].variant = "base";
+	pts[0].workload = "txid";
+	pts[0].clients = 4;
+	pts[0].repeat_idx = 0;
+	pts[0].transactions = 300;
+	pts[0].tps = 100.0;
+	pts[0].failures_by_class = "{\"40\": 1}";
+	pts[1] = pts[0];
+	pts[1].id = 12;
+	pts[1].variant = "slow";
+	pts[1].failures_by_class = "not json";
+
+	report_run_export(&sb, &x);
+	doc = json_loads(sb.buf, 0, &jerr);
+	CHECK(doc != NULL);
+	CHECK_INT(json_integer_value(json_object_get(doc, "pgcliff_run")), 1);
+	CHECK_STR(json_string_value(json_object_get(
+				  json_object_get(doc, "run"), "status")),
+			  "dead"); /* what list and show say */
+	CHECK_INT(json_integer_value(json_object_get(
+				  json_object_get(json_object_get(doc, "run"), "plan"),
+				  "version")),
+			  1); /* stored JSON as JSON */
+	CHECK_STR(json_string_value(json_object_get(
+				  json_object_get(json_array_get(json_object_get(doc, "variants"), 0),
+								  "settings"),
+				  "shared_buffers")),
+			  "128MB");
+	p0 = json_array_get(json_object_get(doc, "points"), 0);
+	CHECK_INT(json_integer_value(json_object_get(p0, "transactions")), 300);
+	CHECK_INT(json_array_size(json_object_get(p0, "series")), 3);
+	CHECK_INT(json_integer_value(json_object_get(
+				  json_array_get(json_object_get(p0, "series"), 1), "failures")),
+			  1);
+	/* stored text that is not JSON is null, not a crash or a string */
+	CHECK(json_is_null(json_object_get(
+		json_array_get(json_object_get(doc, "points"), 1), "failures_by_class")));
+	json_decref(doc);
+
+	strbuf_reset(&sb);
+	report_series_csv(&sb, &x);
+	CHECK_INT(count_lines(sb.buf), 1 + 3);
+	CHECK(strncmp(sb.buf, "run,point,variant,workload,clients,repeat,second,", 49) == 0);
+	CHECK(strstr(sb.buf, "7,11,base,txid,4,1,1,110,1,1.400,2.000\r\n") != NULL);
+
+	strbuf_reset(&sb);
+	report_points_csv(&sb, &x);
+	CHECK_INT(count_lines(sb.buf), 1 + 2);
+
+	strbuf_reset(&sb);
+	report_runs_export(&sb, &run, 1, true);
+	CHECK_INT(count_lines(sb.buf), 2);
+	/* "base,slow" holds a comma: quoted, as RFC 4180 wants */
+	CHECK(strstr(sb.buf, ",dead,2,\"base,slow\"\r\n") != NULL);
+	strbuf_reset(&sb);
+	report_runs_export(&sb, &run, 1, false);
+	doc = json_loads(sb.buf, 0, &jerr);
+	CHECK(doc != NULL);
+	CHECK_INT(json_array_size(json_object_get(
+				  json_array_get(json_object_get(doc, "runs"), 0), "variants")),
+			  2);
+	json_decref(doc);
+	strbuf_release(&sb);
+	TEST_MAIN_END("test_export");
+}
