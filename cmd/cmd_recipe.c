@@ -95,6 +95,49 @@ const struct cmd cmd_recipe_explain = {
 	.fn = recipe_explain_fn,
 };
 
+/* How long the run will likely take, as run sizes its budget. */
+static void
+print_estimate(const struct recipe *r, char *const *vargs, int nvargs,
+			   const char *bindir, const char *target, const int *clients,
+			   int nclients, int repeat, uint64_t seed)
+{
+	struct run_config c;
+	struct pgc_error err;
+	struct run *run;
+	int64_t block_ns;
+
+	memset(&c, 0, sizeof(c));
+	c.recipe = r;
+	c.variant_args = vargs;
+	c.nvariant_args = nvargs;
+	c.bindir = bindir;
+	c.target = target;
+	c.clients = clients;
+	c.nclients = nclients;
+	c.repeat = repeat;
+	c.protocol = -1;
+	c.max_tries = -1;
+	c.seed = seed;
+	error_clear(&err);
+	if ((run = run_new(&c, &err)) == NULL)
+		return;
+	block_ns = run_block_estimate_ns(run);
+	if (block_ns > 0)
+	{
+		double s = (double) block_ns * run_nblocks(run) / 1e9;
+
+		printf("\nestimated: about %.0f %s (%d block%s of about %.1f s: "
+			   "windows, warm-ups, connections, restarts; builds, init and "
+			   "setup not counted)\n",
+			   s >= 120 ? s / 60 : s, s >= 120 ? "min" : "s",
+			   run_nblocks(run), run_nblocks(run) == 1 ? "" : "s",
+			   (double) block_ns / 1e9);
+	}
+	else
+		printf("\nestimated: as long as the transactions take (-t)\n");
+	run_free(run);
+}
+
 static void
 print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 		   const int *sweep, int nsweep, int repeat, uint64_t seed)
@@ -103,12 +146,16 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 	int n = recipe_plan_for(r, nvars, nsweep ? nsweep : 1, nsweep > 0, repeat,
 							seed, &steps);
 	int64_t dur = r->duration_ns + r->warmup_ns;
+	/* a block's points of one variant: the sweep, and the workloads
+	 * measured apart with clients of their own */
+	int npoints = nvars > 0 && repeat > 0 ? n / (nvars * repeat) : n;
 
 	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
-		   "measurements of %.3g s, seed %" PRIu64 "\n",
-		   r->name, nvars, nvars == 1 ? "" : "s", nsweep ? nsweep : 1,
-		   nsweep == 1 || nsweep == 0 ? "" : "s", repeat,
-		   repeat == 1 ? "" : "s", n, (double) dur / 1e9, seed);
+		   "measurement%s of %.3g s, seed %" PRIu64 "\n",
+		   r->name, nvars, nvars == 1 ? "" : "s", npoints,
+		   npoints == 1 ? "" : "s", repeat,
+		   repeat == 1 ? "" : "s", n, n == 1 ? "" : "s", (double) dur / 1e9,
+		   seed);
 	printf("\nvariants:\n");
 	if (variants_need_source(vars, nvars))
 		printf("  (built from %s; pgcliff run builds what the cache lacks)\n",
@@ -272,6 +319,8 @@ recipe_explain_fn(int argc, char **argv)
 				   nclients ? nclients : r->nsweep_clients,
 				   repeat ? repeat : r->repeat, seed);
 		variants_free(vars, nvars);
+		print_estimate(r, vargs, nvargs, bindir, target, clients, nclients,
+					   repeat, seed);
 	}
 	recipe_free(r);
 	free(clients);

@@ -191,8 +191,46 @@ make_label(struct cmp_side *sd)
 			strbuf_addf(&sb, "%s%" PRId64, i ? ", " : "", sd->runs[i]);
 		strbuf_addstr(&sb, sd->nruns > 6 ? ", ...)" : ")");
 	}
-	strbuf_addf(&sb, ", variant %s, %d sample%s", variant, sd->nsamples,
-				sd->nsamples == 1 ? "" : "s");
+	{
+		/* what the samples are: points measured in so many blocks */
+		int npts = 0, nmeas = 0, *count = NULL;
+		const struct cmp_sample **first = NULL;
+		bool even = true;
+
+		for (int i = 0; i < sd->nsamples; i++)
+		{
+			const struct cmp_sample *x = &sd->samples[i];
+			int k;
+
+			if (x->window)
+				continue;
+			nmeas++;
+			for (k = 0; k < npts; k++)
+				if (first[k]->clients == x->clients &&
+					strcmp(first[k]->workload, x->workload) == 0)
+					break;
+			if (k == npts)
+			{
+				first = xrealloc(first, (size_t) (npts + 1) * sizeof(*first));
+				count = xrealloc(count, (size_t) (npts + 1) * sizeof(*count));
+				first[npts] = x;
+				count[npts++] = 0;
+			}
+			count[k]++;
+		}
+		for (int k = 1; k < npts; k++)
+			even &= count[k] == count[0];
+		if (npts > 0 && even)
+			strbuf_addf(&sb, ", variant %s, %d point%s x %d block%s", variant,
+						npts, npts == 1 ? "" : "s", count[0],
+						count[0] == 1 ? "" : "s");
+		else
+			strbuf_addf(&sb, ", variant %s, %d measurement%s of %d point%s",
+						variant, nmeas, nmeas == 1 ? "" : "s", npts,
+						npts == 1 ? "" : "s");
+		free(first);
+		free(count);
+	}
 	if (sd->block_hi >= 0)
 		strbuf_addf(&sb, ", blocks %d-%d", sd->block_lo + 1, sd->block_hi + 1);
 	if (sd->skipped_aborted)
@@ -271,7 +309,14 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 		d.rho = json_real_value(json_object_get(seq, "rho"));
 		/* runs stored before the schedule looked after every block */
 		d.growth = json_real_value(json_object_get(seq, "growth"));
-		if (!q->conf_set && seq_conf_at(&d, blocks) > 0)
+		/* a design no run can have written (a damaged or edited store)
+		 * is not read: the interval would mean nothing */
+		if (!(d.alpha > 0 && d.alpha < 1 && d.rho > 0 && d.rho <= 10 &&
+			  d.growth >= 0 && d.growth <= 10 && d.max_blocks >= 1 &&
+			  d.max_blocks <= 100000))
+			d.alpha = 0;
+		if (!q->conf_set && d.alpha > 0 && seq_conf_at(&d, blocks) > 0 &&
+			seq_conf_at(&d, blocks) < 1)
 			co->conf = seq_conf_at(&d, blocks);
 		if (!q->on_set && on)
 			co->on_geomean = strcmp(on, "geomean") == 0;

@@ -175,19 +175,79 @@ add_curve_facts(struct strbuf *out, const struct cmp_result *r,
 	add_spread(out, r, c, indent, sep);
 }
 
+/*
+ * The confidence as a percentage people read: "95", and a sequential
+ * look's "99.977" rather than a rounded "100".
+ */
+static const char *
+conf_pct(double conf, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.6g", 100 * conf);
+	return buf;
+}
+
+/* Of the judged points, how many were judged paired (into *JUDGED). */
+static int
+count_paired(const struct cmp_result *r, int *judged)
+{
+	int paired = 0;
+
+	*judged = 0;
+	for (int i = 0; i < r->npoints; i++)
+		if (r->points[i].verdict != CMP_MISSING)
+		{
+			(*judged)++;
+			paired += r->points[i].paired;
+		}
+	return paired;
+}
+
+/* Whether every judged point was judged paired (the JSON's "paired"). */
+static bool
+all_paired(const struct cmp_result *r)
+{
+	int judged, paired = count_paired(r, &judged);
+
+	return judged > 0 && paired == judged;
+}
+
+/*
+ * How the judged points were judged: "paired by block" only when every one
+ * was (a point needs two blocks of both sides to pair); the same sides
+ * with one block each are said to be unpaired, whatever was asked.
+ */
+static const char *
+pairing(const struct cmp_result *r, char *buf, size_t size)
+{
+	int judged, paired = count_paired(r, &judged);
+
+	if (judged > 0 && paired == judged)
+		snprintf(buf, size, "paired by block");
+	else if (paired == 0)
+		snprintf(buf, size, "unpaired%s",
+				 r->opts.paired ? " (under 2 blocks per point: nothing to pair)"
+								: "");
+	else
+		snprintf(buf, size, "paired by block at %d of %d points", paired,
+				 judged);
+	return buf;
+}
+
 static void
 add_header_line(struct strbuf *out, const struct cmp_result *r)
 {
+	char pct[32], how[96];
 	const struct cmp_opts *o = &r->opts;
 	int judged = r->npoints - r->nmissing;
 
 	strbuf_addf(out,
-				"metric %s (%s is better), margin %.1f %% (rule %s), %.0f %% "
+				"metric %s (%s is better), margin %.1f %% (rule %s), %s %% "
 				"intervals %s, Holm over %d point%s",
 				cmp_metric_name(o->metric),
 				cmp_metric_higher_is_better(o->metric) ? "higher" : "lower",
-				100 * o->margin, cmp_rule_name(o->rule), 100 * o->conf,
-				o->paired ? "paired by block" : "unpaired", judged,
+				100 * o->margin, cmp_rule_name(o->rule),
+				conf_pct(o->conf, pct, sizeof(pct)),
+				pairing(r, how, sizeof(how)), judged,
 				judged == 1 ? "" : "s");
 }
 
@@ -254,9 +314,10 @@ static void
 text_table(struct strbuf *out, const struct cmp_result *r,
 		   const char *workload, bool windows)
 {
-	char head[32];
+	char head[64], pct[32];
 
-	snprintf(head, sizeof(head), "[%.0f %% interval]", 100 * r->opts.conf);
+	snprintf(head, sizeof(head), "[%s %% interval]",
+			 conf_pct(r->opts.conf, pct, sizeof(pct)));
 	strbuf_addf(out,
 				" clients%s  nA  nB            A            B   ratio"
 				"  %-18s  verdict\n",
@@ -322,10 +383,13 @@ static void
 markdown_table(struct strbuf *out, const struct cmp_result *r,
 			   const char *workload, bool windows)
 {
+	char pct[32];
+
 	strbuf_addf(out,
-				"| clients |%s nA | nB | A | B | B/A | %.0f %% interval | "
+				"| clients |%s nA | nB | A | B | B/A | %s %% interval | "
 				"verdict |\n",
-				windows ? " window |" : "", 100 * r->opts.conf);
+				windows ? " window |" : "",
+				conf_pct(r->opts.conf, pct, sizeof(pct)));
 	strbuf_addf(out, "|--:|%s--:|--:|--:|--:|--:|:--|:--|\n",
 				windows ? ":--|" : "");
 	for (int i = 0; i < r->npoints; i++)
@@ -519,7 +583,7 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		cmp_metric_name(o->metric), "higher_is_better",
 		cmp_metric_higher_is_better(o->metric), "margin",
 		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
-		"paired", o->paired, "bootstrap_seed", (json_int_t) o->seed);
+		"paired", all_paired(r), "bootstrap_seed", (json_int_t) o->seed);
 	json_object_set_new(doc, "rule", json_string(cmp_rule_name(o->rule)));
 	json_object_set_new(doc, "outcome", json_string(outcome_name(r->outcome)));
 	json_object_set_new(doc, "gate_exit_code", json_integer((int) r->outcome));

@@ -25,6 +25,7 @@ variants:
 YAML
 
 "$PGCLIFF" recipe explain "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/plan"
+grep -qE "^estimated: about [0-9]+ (s|min) \([0-9]+ blocks? of about [0-9.]+ s:" "$TMP/plan" || fail "explain: no estimate: $(tail -2 "$TMP/plan")"
 check_eq "explain exit" $? 0
 "$PGCLIFF" run "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/out" 2>"$TMP/err"
 check_eq "exit code" $? 0
@@ -50,7 +51,7 @@ grep -q "^ clients  *base  *delay  *wm  *delay/base  *wm/base$" "$TMP/out" || fa
 check_eq "compare exit" $? 0
 grep -q "paired by block, Holm over 12 points" "$TMP/cmp" || fail "compare: not paired over 3 points and 9 windows"
 check_eq "compare point lines" "$(grep -cE '^ +[123] +2 +2 .*(REGRESSION|SAME|FASTER|IMPROVED|INCONCLUSIVE)' "$TMP/cmp")" 3
-grep -q "^A (baseline):  run $run, variant base, 24 samples$" "$TMP/cmp" || fail "compare: label"
+grep -q "^A (baseline):  run $run, variant base, 3 points x 2 blocks$" "$TMP/cmp" || fail "compare: label"
 check_eq "window rows" "$(grep -cE '^ +[123]  (before|during|after) +2 +2 ' "$TMP/cmp")" 9
 check_eq "dip lines" "$(grep -cE '^  [123] clients: dip \(during/before\) A [0-9.]+, B [0-9.]+; recovery' "$TMP/cmp")" 3
 "$PGCLIFF" run "$TMP/v.yaml" -T 2s 2>"$TMP/short_err"
@@ -60,7 +61,7 @@ grep -q "window 'after' of the recipe ends at 3 s, past -T 2 s" "$TMP/short_err"
 "$PGCLIFF" compare base delay >"$TMP/cmp_names"
 check_eq "compare by names exit" $? 0
 check_eq "compare by names: the same judgement" "$(sed 1,3d "$TMP/cmp_names")" "$(sed 1,3d "$TMP/cmp")"
-grep -q "^A (baseline):  run $run, variant base, 24 samples$" "$TMP/cmp_names" || fail "compare by names: label"
+grep -q "^A (baseline):  run $run, variant base, 3 points x 2 blocks$" "$TMP/cmp_names" || fail "compare by names: label"
 "$PGCLIFF" gate "$run:base" "$run:delay" --format json >"$TMP/gate.json"
 rc=$?
 case $rc in 0|1|2) echo "ok: gate exit $rc" ;; *) fail "gate exit $rc" ;; esac
