@@ -25,8 +25,8 @@ variants:
 YAML
 
 "$PGCLIFF" recipe explain "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/plan"
-grep -qE "^estimated: about [0-9]+ (s|min) \([0-9]+ blocks? of about [0-9.]+ s:" "$TMP/plan" || fail "explain: no estimate: $(tail -2 "$TMP/plan")"
 check_eq "explain exit" $? 0
+grep -qE "^estimated: about [0-9]+ (s|min) \([0-9]+ blocks? of about [0-9.]+ s:" "$TMP/plan" || fail "explain: no estimate: $(tail -2 "$TMP/plan")"
 "$PGCLIFF" run "$TMP/v.yaml" --seed 42 --variant wm:server.work_mem=8MB >"$TMP/out" 2>"$TMP/err"
 check_eq "exit code" $? 0
 run=$(sql "SELECT max(id) FROM run")
