@@ -950,17 +950,70 @@ struct run_view
 {
 	const struct run_opts *o;
 	const struct recipe *recipe;
+	const struct run *run;
+	int64_t t0_ns;   /* the first point's start */
+	bool live;       /* a status line on a terminal (stderr, no -P) */
+	bool live_shown; /* one is on the screen, to be cleared */
+	char point[160]; /* what the live line says of the point */
+	int order, nplan;
+	int64_t step_ns; /* when the current step began */
 };
+
+/* "1:23" or "1:02:03" */
+static void
+clock_text(char *buf, size_t size, double s)
+{
+	long t = s > 0 ? (long) (s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
+}
+
+/*
+ * The time left in the run, the current step included: the steps so far
+ * at the pace they went, or during the first, the run library's estimate.
+ */
+static double
+time_left_s(const struct run_view *v)
+{
+	int64_t now = clock_now_ns();
+	double in_step = (double) (now - v->step_ns) / 1e9, left;
+
+	if (v->order > 0)
+		left = (double) (v->step_ns - v->t0_ns) / 1e9 / v->order *
+				   (v->nplan - v->order) -
+			   in_step;
+	else
+		left = (double) run_block_estimate_ns(v->run) * run_nblocks(v->run) /
+				   1e9 -
+			   in_step;
+	return left > 0 ? left : 0;
+}
+
+static void
+live_clear(struct run_view *v)
+{
+	if (v->live_shown)
+	{
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		v->live_shown = false;
+	}
+}
 
 static void
 on_event(void *arg, const struct run_event *ev)
 {
-	const struct run_view *view = arg;
+	struct run_view *view = arg;
 	const struct run_opts *o = view->o;
 	const struct recipe *r = view->recipe;
 	/* --format pgbench: pgbench's lines alone on stdout */
 	FILE *own = o->format_pgbench ? stderr : stdout;
 
+	if (ev->kind != RUN_EV_PROGRESS)
+		live_clear(view);
 	switch (ev->kind)
 	{
 		case RUN_EV_NOTE:
@@ -991,23 +1044,62 @@ on_event(void *arg, const struct run_event *ev)
 						ev->managed ? "managed" : "external");
 			break;
 		case RUN_EV_POINT_BEGIN:
+		{
+			char el[32], left[32];
+
+			if (ev->order == 0 || view->t0_ns == 0)
+				view->t0_ns = clock_now_ns();
+			view->step_ns = clock_now_ns();
+			view->order = ev->order;
+			view->nplan = ev->nplan;
+			clock_text(el, sizeof(el),
+					   (double) (clock_now_ns() - view->t0_ns) / 1e9);
+			clock_text(left, sizeof(left), time_left_s(view));
+			snprintf(view->point, sizeof(view->point),
+					 "point %d/%d%s%s, %d clients", ev->order + 1, ev->nplan,
+					 ev->variant ? " " : "", ev->variant ? ev->variant : "",
+					 ev->clients);
 			if (o->quiet || o->format_pgbench)
 				break;
+			live_clear(view);
 			printf("%spoint %d of %d: %s%s%s%s%s%sclients %d, repeat %d of "
-				   "%d\n",
+				   "%d (%s elapsed, about %s left)\n",
 				   ev->order ? "\n" : "", ev->order + 1, ev->nplan,
 				   ev->variant ? "variant " : "",
 				   ev->variant ? ev->variant : "", ev->variant ? ", " : "",
 				   ev->workload ? "workload " : "",
 				   ev->workload ? ev->workload : "", ev->workload ? ", " : "",
-				   ev->clients, ev->block + 1, ev->repeat);
+				   ev->clients, ev->block + 1, ev->repeat, el, left);
 			fflush(stdout);
 			break;
+		}
 		case RUN_EV_POINT_RESULT:
+			live_clear(view);
 			if (!o->quiet)
 				print_summary(o, r, ev);
 			break;
 		case RUN_EV_PROGRESS:
+			if (view->live)
+			{
+				/* a terminal without -P: one line, rewritten each second */
+				double tps = 0;
+				char el[32], left[32];
+				double elapsed =
+					(double) (clock_now_ns() - view->t0_ns) / 1e9;
+
+				for (int i = 0; i < ev->progress->nworkloads; i++)
+					tps += ev->progress->w[i].tps;
+				clock_text(el, sizeof(el), elapsed);
+				clock_text(left, sizeof(left), time_left_s(view));
+				fprintf(stderr, "\r\033[K%s: %s %.1f s, %.0f tps; %s elapsed, "
+								"about %s left",
+						view->point,
+						ev->progress->elapsed_s < 0 ? "warm-up" : "window",
+						ev->progress->elapsed_s, tps, el, left);
+				fflush(stderr);
+				view->live_shown = true;
+				break;
+			}
 			for (int i = 0; i < ev->progress->nworkloads; i++)
 			{
 				const struct load_progress_wl *w = &ev->progress->w[i];
@@ -1243,8 +1335,13 @@ run_fn(int argc, char **argv)
 		goto out;
 	run_config_of(&o, &c);
 	c.recipe = recipe;
+	memset(&view, 0, sizeof(view));
 	view.o = &o;
 	view.recipe = recipe;
+	/* a terminal and no -P: a status line, from 1 s progress reports */
+	view.live = isatty(STDERR_FILENO) && o.progress_s == 0 && !o.format_pgbench;
+	if (view.live)
+		c.progress_s = 1;
 	c.event_arg = &view;
 	memset(&until, 0, sizeof(until));
 	if (o.until_decided)
@@ -1260,6 +1357,7 @@ run_fn(int argc, char **argv)
 	}
 	if ((run = run_new(&c, &ctx.err)) == NULL)
 		goto out;
+	view.run = run;
 	if (o.until_decided && run_nvariants(run) < 2)
 	{
 		error_set(&ctx.err, PGC_ERR_USAGE,
@@ -1292,7 +1390,11 @@ run_fn(int argc, char **argv)
 	until.t0_ns = clock_now_ns();
 	if (run_execute(run, ctx.store, cmdline, &ctx.err) < 0 &&
 		run_finish_error(run))
+	{
+		live_clear(&view);
 		cmd_print_error(run_finish_error(run));
+	}
+	live_clear(&view);
 	if (o.until_decided && ctx.err.kind == PGC_ERR_NONE)
 	{
 		if (until.err.kind != PGC_ERR_NONE)

@@ -37,4 +37,13 @@ check_eq "series csv: the stored transactions" "$(awk -F, 'NR > 1 {s += $8} END 
 grep -q '^  "pgcliff_run": 1,$' "$TMP/show.json" || fail "show json: no version"
 check_eq "show json: points" "$(grep -c '"workload": "txid"' "$TMP/show.json")" 3
 "$PGCLIFF" show "$run" --recipe | cmp -s - "$ROOT/recipes/txid_current.yaml" || fail "show --recipe: not the recipe's text"
+grep -qE "^point 3 of 3: clients 4, repeat 1 of 1 \([0-9]+:[0-9]{2} elapsed, about [0-9]+:[0-9]{2} left\)$" "$TMP/out" ||
+	fail "point lines: no elapsed and left: $(grep '^point' "$TMP/out")"
+# on a terminal, without -P: a status line rewritten every second
+if command -v script >/dev/null; then
+	script -qc "$PGCLIFF run $ROOT/recipes/txid_current.yaml -c 1,2 -T 2s -q" /dev/null >"$TMP/tty" 2>&1
+	check_eq "terminal run: exit" $? 0
+	grep -q $'\r\033\[Kpoint 2/2, 2 clients: window [0-9.]* s, [0-9]* tps; [0-9:]* elapsed, about [0-9:]* left' "$TMP/tty" ||
+		fail "terminal run: no status line: $(head -c 300 "$TMP/tty" | od -c | head -5)"
+fi
 finish
