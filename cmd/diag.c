@@ -19,8 +19,11 @@ volatile sig_atomic_t cmd_interrupted = 0;
 static void
 on_signal(int sig)
 {
+	int saved = errno; /* whatever the interrupted call was saying */
+
 	(void) sig;
 	cmd_interrupted = 1;
+	errno = saved;
 }
 
 void

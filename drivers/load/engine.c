@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2644,6 +2645,7 @@ load_run(const struct load_point *p, struct load_result *out,
 {
 	struct engine e;
 	pthread_attr_t attr;
+	sigset_t all, old_mask;
 	int ti = 0, client_base = 0;
 	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false, injected = false;
@@ -2713,6 +2715,13 @@ load_run(const struct load_point *p, struct load_result *out,
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, (size_t) 512 * 1024);
+	/*
+	 * The threads are born with every signal blocked, so that SIGINT and
+	 * SIGTERM always reach the calling thread: a handler that ran on a
+	 * worker would race with the flag's reader here.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
 	t_connect = clock_now_ns();
 	for (int i = 0; i < e.nthreads; i++)
 	{
@@ -2732,6 +2741,7 @@ load_run(const struct load_point *p, struct load_result *out,
 		e.nstarted++;
 	}
 	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 
 	/* connect phase, then prepare phase, each timed; then the window */
 	pthread_mutex_lock(&e.mu);

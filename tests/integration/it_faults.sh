@@ -105,8 +105,9 @@ for moment in connect window store-write; do
 			check_row "$row" interrupted $want 0
 			logs="$PGCLIFF_DB-logs/run-$(last_run)/default/primary"
 			[ -s "$logs/server.log" ] || fail "$row: no server log kept in $logs"
-			"$PGCLIFF" show "$(last_run)" | grep -q "^logs:     $PGCLIFF_DB-logs/run-$(last_run) " ||
-				fail "$row: show does not name the logs"
+			"$PGCLIFF" show "$(last_run)" >"$TMP/show" 2>&1
+			grep -q "^logs:     $PGCLIFF_DB-logs/run-$(last_run) " "$TMP/show" ||
+				fail "$row: show does not name the logs: $(head -8 "$TMP/show")"
 		fi
 	done
 done
