@@ -1813,17 +1813,17 @@ script_parse_next(const struct script *prev, int index, const char *name,
 			size_t stop;
 			bool has_code;
 			struct script_cmd *c;
+			size_t from;
 
 			if (scan_sql(&p, i, &end, &has_code) < 0)
 				goto fail;
 			stop = end;
 			while (stop > i && isspace((unsigned char) p.text[stop - 1]))
 				stop--;
+			from = i;
 			if (has_code)
 			{
 				/* pgbench drops leading blanks and "--" comments */
-				size_t from = i;
-
 				for (;;)
 				{
 					while (from < stop &&
@@ -1835,6 +1835,14 @@ script_parse_next(const struct script *prev, int index, const char *name,
 					else
 						break;
 				}
+				/* a comment may run past the command's end (found by
+				 * fuzzing: the length wrapped to SIZE_MAX): then only
+				 * comments were there, and there is no command */
+				if (from > stop)
+					from = stop;
+			}
+			if (has_code && from < stop)
+			{
 				c = new_cmd(&p, SCRIPT_CMD_SQL, from);
 				if (compile_sql(&p, c, from, stop - from) < 0)
 					goto fail;
