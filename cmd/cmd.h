@@ -163,7 +163,8 @@ struct store *cmd_open_store(struct cmd_ctx *ctx, bool write);
  */
 int cmd_ctx_finish(struct cmd_ctx *ctx);
 
-/* True when argv has --help or -? (-h is --host): the command prints its usage. */
+/* True when argv has --help or -? (-h is --host): the command prints its
+ * usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);
 
 #endif /* PGCLIFF_CMD_H */

@@ -68,8 +68,8 @@ list_fn(int argc, char **argv)
 										   optarg);
 				break;
 			case 'F':
-				if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0 &&
-					strcmp(optarg, "csv") != 0)
+				if (strcmp(optarg, "text") != 0 &&
+					strcmp(optarg, "json") != 0 && strcmp(optarg, "csv") != 0)
 					return cmd_usage_error(
 						&cmd_list, "unknown format \"%s\" (text, json or csv)",
 						optarg);

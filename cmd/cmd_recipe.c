@@ -129,9 +129,8 @@ print_estimate(const struct recipe *r, char *const *vargs, int nvargs,
 		printf("\nestimated: about %.0f %s (%d block%s of about %.1f s: "
 			   "windows, warm-ups, connections, restarts; builds, init and "
 			   "setup not counted)\n",
-			   s >= 120 ? s / 60 : s, s >= 120 ? "min" : "s",
-			   run_nblocks(run), run_nblocks(run) == 1 ? "" : "s",
-			   (double) block_ns / 1e9);
+			   s >= 120 ? s / 60 : s, s >= 120 ? "min" : "s", run_nblocks(run),
+			   run_nblocks(run) == 1 ? "" : "s", (double) block_ns / 1e9);
 	}
 	else
 		printf("\nestimated: as long as the transactions take (-t)\n");
@@ -153,9 +152,8 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
 		   "measurement%s of %.3g s, seed %" PRIu64 "\n",
 		   r->name, nvars, nvars == 1 ? "" : "s", npoints,
-		   npoints == 1 ? "" : "s", repeat,
-		   repeat == 1 ? "" : "s", n, n == 1 ? "" : "s", (double) dur / 1e9,
-		   seed);
+		   npoints == 1 ? "" : "s", repeat, repeat == 1 ? "" : "s", n,
+		   n == 1 ? "" : "s", (double) dur / 1e9, seed);
 	printf("\nvariants:\n");
 	if (variants_need_source(vars, nvars))
 		printf("  (built from %s; pgcliff run builds what the cache lacks)\n",

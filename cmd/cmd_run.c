@@ -192,7 +192,7 @@ struct run_opts
 	const char *log_prefix;  /* --log-prefix */
 	int agg_interval_s;      /* --aggregate-interval */
 	double sampling_rate;    /* --sampling-rate */
-	char *pg_target; /* what they make, as --target primary= */
+	char *pg_target;         /* what they make, as --target primary= */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
 	char **script_args;
@@ -479,8 +479,8 @@ parse_pgbench_option(struct run_opts *o, int ch, char *arg)
 static int
 pg_target_of(struct run_opts *o)
 {
-	static const char *const env[] = {"PGHOST",     "PGHOSTADDR", "PGPORT",
-									  "PGUSER",     "PGDATABASE", "PGSERVICE"};
+	static const char *const env[] = {"PGHOST", "PGHOSTADDR", "PGPORT",
+									  "PGUSER", "PGDATABASE", "PGSERVICE"};
 	bool given = o->pg_host || o->pg_port || o->pg_user || o->pg_dbname;
 	bool from_env = false;
 	struct pgc_error err;
@@ -496,8 +496,8 @@ pg_target_of(struct run_opts *o)
 		return cmd_usage_error(&cmd_run, "give --target or -h/-p/-U/DBNAME, "
 										 "not both");
 	error_clear(&err);
-	o->pg_target = cluster_conninfo_merge(o->pg_dbname, o->pg_host,
-										  o->pg_port, o->pg_user, &err);
+	o->pg_target = cluster_conninfo_merge(o->pg_dbname, o->pg_host, o->pg_port,
+										  o->pg_user, &err);
 	if (o->pg_target == NULL)
 		return cmd_usage_error(&cmd_run, "%s", err.message);
 	o->target = o->pg_target;
@@ -525,8 +525,9 @@ check_options(int argc, char **argv, struct run_opts *o)
 										 "transactions (-l)");
 	if (o->agg_interval_s > 0 && o->duration_ns > 0 &&
 		o->duration_ns % ((int64_t) o->agg_interval_s * 1000000000) != 0)
-		return cmd_usage_error(&cmd_run, "duration must be a multiple of "
-										 "the aggregation interval (%d s)",
+		return cmd_usage_error(&cmd_run,
+							   "duration must be a multiple of "
+							   "the aggregation interval (%d s)",
 							   o->agg_interval_s);
 	if (o->progress_timestamp && o->progress_s == 0)
 		return cmd_usage_error(&cmd_run, "--progress-timestamp is allowed "
@@ -648,7 +649,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->max_tries = -1;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nClv",
+	while ((ch = getopt_long(argc, argv,
+							 ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nClv",
 							 longopts, NULL)) != -1)
 	{
 		switch (ch)
@@ -1084,15 +1086,15 @@ on_event(void *arg, const struct run_event *ev)
 				/* a terminal without -P: one line, rewritten each second */
 				double tps = 0;
 				char el[32], left[32];
-				double elapsed =
-					(double) (clock_now_ns() - view->t0_ns) / 1e9;
+				double elapsed = (double) (clock_now_ns() - view->t0_ns) / 1e9;
 
 				for (int i = 0; i < ev->progress->nworkloads; i++)
 					tps += ev->progress->w[i].tps;
 				clock_text(el, sizeof(el), elapsed);
 				clock_text(left, sizeof(left), time_left_s(view));
-				fprintf(stderr, "\r\033[K%s: %s %.1f s, %.0f tps; %s elapsed, "
-								"about %s left",
+				fprintf(stderr,
+						"\r\033[K%s: %s %.1f s, %.0f tps; %s elapsed, "
+						"about %s left",
 						view->point,
 						ev->progress->elapsed_s < 0 ? "warm-up" : "window",
 						ev->progress->elapsed_s, tps, el, left);
@@ -1115,9 +1117,8 @@ on_event(void *arg, const struct run_event *ev)
 				fprintf(stderr,
 						"progress: %s, %.1f tps, lat %.3f ms stddev "
 						"%.3f, %" PRIu64 " failed%s%s\n",
-						when, w->tps, w->lat_avg_ms,
-						w->lat_stddev_ms, w->failures,
-						ev->progress->nworkloads > 1 ? " - " : "",
+						when, w->tps, w->lat_avg_ms, w->lat_stddev_ms,
+						w->failures, ev->progress->nworkloads > 1 ? " - " : "",
 						ev->progress->nworkloads > 1 ? r->workloads[i].name
 													 : "");
 			}
@@ -1256,8 +1257,8 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->reconnect = o->reconnect;
 	c->exit_on_abort = o->exit_on_abort;
 	c->vacuum_all = o->vacuum_all && !o->no_vacuum;
-	c->log_prefix = o->log ? (o->log_prefix ? o->log_prefix : "pgbench_log")
-						   : NULL;
+	c->log_prefix =
+		o->log ? (o->log_prefix ? o->log_prefix : "pgbench_log") : NULL;
 	c->agg_interval_s = o->agg_interval_s;
 	c->sampling_rate = o->sampling_rate;
 	c->failures_detailed = o->failures_detailed;
@@ -1339,7 +1340,8 @@ run_fn(int argc, char **argv)
 	view.o = &o;
 	view.recipe = recipe;
 	/* a terminal and no -P: a status line, from 1 s progress reports */
-	view.live = isatty(STDERR_FILENO) && o.progress_s == 0 && !o.format_pgbench;
+	view.live =
+		isatty(STDERR_FILENO) && o.progress_s == 0 && !o.format_pgbench;
 	if (view.live)
 		c.progress_s = 1;
 	c.event_arg = &view;

@@ -543,8 +543,8 @@ show_fn(int argc, char **argv)
 				recipe = true;
 				break;
 			case 'F':
-				if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0 &&
-					strcmp(optarg, "csv") != 0)
+				if (strcmp(optarg, "text") != 0 &&
+					strcmp(optarg, "json") != 0 && strcmp(optarg, "csv") != 0)
 					return cmd_usage_error(
 						&cmd_show, "unknown format \"%s\" (text, json or csv)",
 						optarg);
@@ -593,9 +593,9 @@ show_fn(int argc, char **argv)
 		if (run.script_files)
 			fputs(run.script_files, stdout);
 		else
-			fprintf(stderr, "run %" PRId64 " used no script files: its "
-							"scripts are in its recipe (show %" PRId64
-							" --recipe)\n",
+			fprintf(stderr,
+					"run %" PRId64 " used no script files: its "
+					"scripts are in its recipe (show %" PRId64 " --recipe)\n",
 					run.id, run.id);
 		store_run_row_release(&run);
 		return cmd_ctx_finish(&ctx);

@@ -347,8 +347,7 @@ cmd_parse_selector(const struct cmd *c, char *text, const char *orig,
 		if (strcmp(tok, "run") == 0)
 		{
 			if (!cmd_parse_run_id(v, &sel->s.run_id))
-				return cmd_usage_error(c, "invalid run=%s in \"%s\"", v,
-									   orig);
+				return cmd_usage_error(c, "invalid run=%s in \"%s\"", v, orig);
 		}
 		else if (strcmp(tok, "recipe") == 0 && v[0])
 			sel->s.recipe = v;

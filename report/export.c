@@ -105,26 +105,25 @@ run_object(const struct store_run_row *r)
 		"s:o, s:o, s:o}",
 		"id", (json_int_t) r->id, "recipe", pjson_str(r->recipe),
 		"recipe_path", pjson_str(r->recipe_path), "recipe_sha256",
-		pjson_str(r->recipe_sha256), "command_line", pjson_str(r->command_line),
-		"pgcliff", pjson_str(r->tool_version), "seed", (json_int_t) r->seed,
-		"host", pjson_str(r->host), "started_at", pjson_str(r->started_at),
-		"ended_at", pjson_str(r->ended_at), "status", pjson_str(status_of(r)),
-		"error",
-		pjson_str(r->error), "points", r->npoints, "variants",
-		names_array(r->variants), "plan", stored_json(r->plan), "measure",
-		pjson_str(r->measure));
+		pjson_str(r->recipe_sha256), "command_line",
+		pjson_str(r->command_line), "pgcliff", pjson_str(r->tool_version),
+		"seed", (json_int_t) r->seed, "host", pjson_str(r->host), "started_at",
+		pjson_str(r->started_at), "ended_at", pjson_str(r->ended_at), "status",
+		pjson_str(status_of(r)), "error", pjson_str(r->error), "points",
+		r->npoints, "variants", names_array(r->variants), "plan",
+		stored_json(r->plan), "measure", pjson_str(r->measure));
 }
 
 void
-report_runs_export(struct strbuf *out, const struct store_run_row *rows,
-				   int n, bool csv)
+report_runs_export(struct strbuf *out, const struct store_run_row *rows, int n,
+				   bool csv)
 {
 	json_t *runs;
 
 	if (csv)
 	{
-		static const char *const head[] = {"id",	 "started_at", "ended_at",
-										   "recipe", "status",	   "points",
+		static const char *const head[] = {"id",      "started_at", "ended_at",
+										   "recipe",  "status",     "points",
 										   "variants"};
 
 		for (size_t i = 0; i < lengthof(head); i++)
@@ -151,13 +150,13 @@ report_runs_export(struct strbuf *out, const struct store_run_row *rows,
 static json_t *
 variant_object(const struct store_variant_row *v)
 {
-	return json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-		pjson_str(v->name), "kind", pjson_str(v->kind), "bindir",
-		pjson_str(v->bindir), "target", pjson_str(v->target), "server_version",
-		pjson_str(v->server_version), "gucs", stored_json(v->gucs), "settings",
-		stored_json(v->settings), "defines", stored_json(v->defines), "build",
-		stored_json(v->build));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+					 pjson_str(v->name), "kind", pjson_str(v->kind), "bindir",
+					 pjson_str(v->bindir), "target", pjson_str(v->target),
+					 "server_version", pjson_str(v->server_version), "gucs",
+					 stored_json(v->gucs), "settings",
+					 stored_json(v->settings), "defines",
+					 stored_json(v->defines), "build", stored_json(v->build));
 }
 
 static json_t *
@@ -185,10 +184,10 @@ point_object(const struct store_point_row *p,
 				  report_json_num(p->lat_p999_ms, "%.3f"), "max",
 				  report_json_num(p->lat_max_ms, "%.3f")));
 
-	json_object_set_new(
-		o, "retries",
-		json_pack("{s:I, s:I}", "retried", (json_int_t) p->retried, "retries",
-				  (json_int_t) p->retries));
+	json_object_set_new(o, "retries",
+						json_pack("{s:I, s:I}", "retried",
+								  (json_int_t) p->retried, "retries",
+								  (json_int_t) p->retries));
 	json_object_set_new(
 		o, "rate",
 		json_pack("{s:I, s:I, s:o, s:o}", "skipped", (json_int_t) p->skipped,
@@ -221,10 +220,10 @@ report_run_export(struct strbuf *out, const struct report_export_run *x)
 	for (int i = 0; i < x->nvariants; i++)
 		json_array_append_new(vars, variant_object(&x->variants[i]));
 	for (int i = 0; i < x->npoints; i++)
-		json_array_append_new(
-			points, point_object(&x->points[i],
-								 x->series ? x->series[i] : NULL,
-								 x->series ? x->nseries[i] : 0));
+		json_array_append_new(points,
+							  point_object(&x->points[i],
+										   x->series ? x->series[i] : NULL,
+										   x->series ? x->nseries[i] : 0));
 	report_json_dump(out, json_pack("{s:i, s:o, s:o, s:o}", "pgcliff_run",
 									EXPORT_VERSION, "run", run_object(x->run),
 									"variants", vars, "points", points));
@@ -234,9 +233,9 @@ void
 report_series_csv(struct strbuf *out, const struct report_export_run *x)
 {
 	static const char *const head[] = {
-		"run",		"point",  "variant",	  "workload", "clients",
-		"repeat",	"second", "transactions", "failures", "lat_avg_ms",
-		"lat_max_ms"};
+		"run",      "point",      "variant",   "workload",
+		"clients",  "repeat",     "second",    "transactions",
+		"failures", "lat_avg_ms", "lat_max_ms"};
 
 	for (size_t i = 0; i < lengthof(head); i++)
 		csv_field(out, head[i], i + 1 == lengthof(head));
@@ -266,12 +265,27 @@ report_series_csv(struct strbuf *out, const struct report_export_run *x)
 void
 report_points_csv(struct strbuf *out, const struct report_export_run *x)
 {
-	static const char *const head[] = {
-		"run",		  "point",	   "variant",	 "workload",   "clients",
-		"jobs",		  "repeat",	   "order",		 "protocol",   "duration_s",
-		"transactions", "failures",	 "aborted_clients", "tps", "conn_ms",
-		"lat_avg_ms", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms",
-		"lat_max_ms"};
+	static const char *const head[] = {"run",
+									   "point",
+									   "variant",
+									   "workload",
+									   "clients",
+									   "jobs",
+									   "repeat",
+									   "order",
+									   "protocol",
+									   "duration_s",
+									   "transactions",
+									   "failures",
+									   "aborted_clients",
+									   "tps",
+									   "conn_ms",
+									   "lat_avg_ms",
+									   "lat_p50_ms",
+									   "lat_p90_ms",
+									   "lat_p99_ms",
+									   "lat_p999_ms",
+									   "lat_max_ms"};
 
 	for (size_t i = 0; i < lengthof(head); i++)
 		csv_field(out, head[i], i + 1 == lengthof(head));

@@ -225,8 +225,9 @@ pairing(const struct cmp_result *r, char *buf, size_t size)
 		snprintf(buf, size, "paired by block");
 	else if (paired == 0)
 		snprintf(buf, size, "unpaired%s",
-				 r->opts.paired ? " (under 2 blocks per point: nothing to pair)"
-								: "");
+				 r->opts.paired
+					 ? " (under 2 blocks per point: nothing to pair)"
+					 : "");
 	else
 		snprintf(buf, size, "paired by block at %d of %d points", paired,
 				 judged);
@@ -247,8 +248,7 @@ add_header_line(struct strbuf *out, const struct cmp_result *r)
 				cmp_metric_higher_is_better(o->metric) ? "higher" : "lower",
 				100 * o->margin, cmp_rule_name(o->rule),
 				conf_pct(o->conf, pct, sizeof(pct)),
-				pairing(r, how, sizeof(how)), judged,
-				judged == 1 ? "" : "s");
+				pairing(r, how, sizeof(how)), judged, judged == 1 ? "" : "s");
 }
 
 static void

@@ -352,8 +352,7 @@ uri_password(const char *s, size_t *off, size_t *len)
 }
 
 bool
-conninfo_find_password(const char *text, size_t from, size_t *off,
-					   size_t *len)
+conninfo_find_password(const char *text, size_t from, size_t *off, size_t *len)
 {
 	size_t n = strlen(text);
 
@@ -551,8 +550,8 @@ file_copy(const char *from, const char *to, mode_t mode, struct pgc_error *err)
 		ok = false;
 	if (!ok)
 	{
-		error_set(err, PGC_ERR_IO, "could not copy \"%s\" to \"%s\": %s",
-				  from, to, strerror(errno));
+		error_set(err, PGC_ERR_IO, "could not copy \"%s\" to \"%s\": %s", from,
+				  to, strerror(errno));
 		close(in);
 		unlink(to);
 		return -1;
@@ -578,7 +577,8 @@ inject_point(const char *point)
 	len = at ? (size_t) (at - want) : strlen(want);
 	if (at && (k = atoi(at + 1)) < 1)
 		k = 1;
-	if (strncmp(point, want, len) != 0 || atomic_fetch_add(&reached, 1) + 1 != k)
+	if (strncmp(point, want, len) != 0 ||
+		atomic_fetch_add(&reached, 1) + 1 != k)
 		return;
 	raise(SIGSTOP);
 }

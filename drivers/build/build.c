@@ -1381,8 +1381,9 @@ keep_failed_log(struct job *j, const char *dir, const char *log_path)
 		to = xasprintf("%s/%s.%s.log", failed,
 					   strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, stamp);
 		if (rename(log_path, to) == 0)
-			progress(j, "the log of the last attempt, which did not finish, "
-						"is kept: %s",
+			progress(j,
+					 "the log of the last attempt, which did not finish, "
+					 "is kept: %s",
 					 to);
 		free(to);
 		prune_failed_logs(failed);

@@ -693,7 +693,8 @@ cluster_destroy(struct cluster *c, bool keep_logs)
 	free(c);
 }
 
-/* Whether NAME is what cluster_prepare() names a directory: pgcliff-*-XXXXXX */
+/* Whether NAME is what cluster_prepare() names a directory: pgcliff-*-XXXXXX
+ */
 static bool
 private_dir_name(const char *name)
 {

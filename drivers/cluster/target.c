@@ -174,7 +174,8 @@ cluster_conninfo_merge(const char *db, const char *host, const char *port,
 			bool overridden = false;
 
 			for (size_t i = 0; i < lengthof(over); i++)
-				overridden |= over[i][1] && strcmp(o->keyword, over[i][0]) == 0;
+				overridden |=
+					over[i][1] && strcmp(o->keyword, over[i][0]) == 0;
 			if (o->val && !overridden)
 				add_keyword(&sb, o->keyword, o->val);
 		}

@@ -90,8 +90,8 @@ struct client
 	int64_t scheduled_ns;
 	struct prng txn_prng; /* the random state at the first try */
 	int64_t txn_start_ns;
-	int64_t ntx;            /* transactions ended (-t) */
-	int64_t sleep_until_ns; /* CS_SLEEP */
+	int64_t ntx;             /* transactions ended (-t) */
+	int64_t sleep_until_ns;  /* CS_SLEEP */
 	bool txn_conn;           /* -C: connected for the coming transaction */
 	int64_t reconnect_start; /* -C: when the last connection was closed */
 	int64_t txn_lag_ns;      /* under a rate: its start behind the slot */
@@ -498,8 +498,8 @@ txlog_open(struct thread *t)
 	{
 		struct pgc_error err;
 
-		error_set(&err, PGC_ERR_IO, "could not open log file \"%s\": %s",
-				  path, strerror(errno));
+		error_set(&err, PGC_ERR_IO, "could not open log file \"%s\": %s", path,
+				  strerror(errno));
 		engine_fail(t->e, &err);
 		return false;
 	}
@@ -563,8 +563,8 @@ txlog_add(struct thread *t, struct client *c, int64_t now, int kind)
 					" %" PRIu64 "\n",
 					l->start_us / 1000000, l->cnt, l->lat_sum, l->lat_sum2,
 					l->lat_min, l->lat_max, l->lag_sum, l->lag_sum2,
-					l->lag_min, l->lag_max, l->skipped, l->retried,
-					l->retries, p->failures_detailed ? l->ser : 0,
+					l->lag_min, l->lag_max, l->skipped, l->retried, l->retries,
+					p->failures_detailed ? l->ser : 0,
 					p->failures_detailed ? l->dl : 0);
 			txlog_reset(l, l->start_us + step);
 		}
@@ -599,11 +599,11 @@ txlog_add(struct thread *t, struct client *c, int64_t now, int kind)
 	else
 		fprintf(l->f, "%d %" PRId64 " %s %d %" PRId64 " %" PRId64, c->id,
 				c->ntx + 1,
-				kind == 2						  ? "skipped"
-				: !p->failures_detailed			  ? "failed"
-				: c->fail_kind == 1				  ? "serialization"
-				: c->fail_kind == 2				  ? "deadlock"
-												  : "failed",
+				kind == 2               ? "skipped"
+				: !p->failures_detailed ? "failed"
+				: c->fail_kind == 1     ? "serialization"
+				: c->fail_kind == 2     ? "deadlock"
+										: "failed",
 				c->si, epoch_us / 1000000, epoch_us % 1000000);
 	if (t->w->rate > 0)
 		fprintf(l->f, " %.0f", lag);

@@ -286,11 +286,11 @@ struct load_workload_result
 	uint64_t failures; /* failed transactions inside the window */
 	uint64_t serialization_failures; /* of them: the last error 40001 */
 	uint64_t deadlock_failures;      /* and 40P01 */
-	uint64_t retried;  /* transactions that needed more than one try */
-	uint64_t retries;  /* the extra tries, all together */
-	uint64_t skipped;  /* rate + latency limit: slots too late to run */
-	uint64_t late;     /* above the latency limit */
-	double lag_avg_ms; /* rate: start behind the schedule */
+	uint64_t retried;        /* transactions that needed more than one try */
+	uint64_t retries;        /* the extra tries, all together */
+	uint64_t skipped;        /* rate + latency limit: slots too late to run */
+	uint64_t late;           /* above the latency limit */
+	double lag_avg_ms;       /* rate: start behind the schedule */
 	uint64_t reconnects;     /* -C: connections made in the window */
 	double reconnect_ns_sum; /* and their time, closing the last included */
 	double lag_max_ms;

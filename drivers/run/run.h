@@ -102,9 +102,9 @@ struct run_config
 	int protocol; /* -1: each workload's */
 	int repeat;
 	double rate;
-	bool reconnect; /* -C: every workload a connection per transaction */
+	bool reconnect;     /* -C: every workload a connection per transaction */
 	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
-	bool vacuum_all;    /* -v: pgbench's vacuum of its tables before each point */
+	bool vacuum_all; /* -v: pgbench's vacuum of its tables before each point */
 	/* -l: transaction logs PREFIX.PID[.pSTEP][.THREAD] (NULL: none) */
 	const char *log_prefix;
 	int agg_interval_s;     /* --aggregate-interval */

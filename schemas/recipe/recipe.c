@@ -43,10 +43,11 @@ static const char *const placement_keys[] = {"server", "driver", NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
 static const char *const workload_keys[] = {
-	"target",    "protocol", "script",  "file",          "builtin",
-	"weight",    "scripts",  "clients", "jobs",          "transactions",
-	"max_tries", "on_error", "rate",    "latency_limit", "at",
-	"every",     "until",    "reconnect", NULL};
+	"target",  "protocol",      "script",    "file",
+	"builtin", "weight",        "scripts",   "clients",
+	"jobs",    "transactions",  "max_tries", "on_error",
+	"rate",    "latency_limit", "at",        "every",
+	"until",   "reconnect",     NULL};
 static const char *const script_keys[] = {"script", "file", "builtin",
 										  "weight", NULL};
 static const char *const init_keys[] = {"pgbench", "sql", NULL};
@@ -979,8 +980,9 @@ utf16_or_32(const char *text, size_t len)
 }
 
 /*
- * A script file's text (SHOWN: its name as the user gave it): refused when it is UTF-16 or UTF-32, or holds a
- * NUL byte (everything after it would be lost), with the reason in ERR.
+ * A script file's text (SHOWN: its name as the user gave it): refused when it
+ * is UTF-16 or UTF-32, or holds a NUL byte (everything after it would be
+ * lost), with the reason in ERR.
  */
 static char *
 read_script_file(const char *path, const char *shown, struct pgc_error *err)

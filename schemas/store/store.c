@@ -51,8 +51,7 @@ busy_wait(void *arg, int count)
 	waited = now - st->busy_since_ns;
 	/* once interrupted, the wait is the ordinary one again: what is left
 	 * to store (the run's end) is still stored if the lock goes soon */
-	if ((st->interrupt == NULL || *st->interrupt) &&
-		waited >= BUSY_TIMEOUT_NS)
+	if ((st->interrupt == NULL || *st->interrupt) && waited >= BUSY_TIMEOUT_NS)
 		return 0;
 	if (st->on_wait && now >= st->next_tell_ns)
 	{
@@ -379,8 +378,8 @@ store_open(const char *path, struct pgc_error *err)
 		goto fail;
 	/* a new store is its owner's alone (SQLite gives its -wal and -shm
 	 * files the same mode): runs hold command lines and settings */
-	if (!memory && (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-							  0600)) >= 0)
+	if (!memory &&
+		(fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
 		close(fd);
 	if (sqlite3_open_v2(path, &st->db,
 						SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |

@@ -50,8 +50,8 @@ void store_close(struct store *st);
  * A lock another process holds on the store is waited for at most 30 s,
  * then SQLITE_BUSY is an error.  After this call, for a writer that must
  * not lose what it measured: waited for as long as it takes until
- * *INTERRUPT is set (then 30 s again); ON_WAIT (if not NULL) is told after 2 s of waiting
- * and every 30 s after that, with the seconds waited.
+ * *INTERRUPT is set (then 30 s again); ON_WAIT (if not NULL) is told after 2 s
+ * of waiting and every 30 s after that, with the seconds waited.
  */
 void store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
 						  void (*on_wait)(void *arg, double waited_s),

@@ -74,14 +74,18 @@ main(void)
 		{
 			const char *in, *masked;
 		} cases[] = {
-			{"host=db password=hunter2 user=u", "host=db password=xxxxxxx user=u"},
-			{"primary=password = 'a b\\'c' x=1", "primary=password = 'xxxxxx' x=1"},
+			{"host=db password=hunter2 user=u",
+			 "host=db password=xxxxxxx user=u"},
+			{"primary=password = 'a b\\'c' x=1",
+			 "primary=password = 'xxxxxx' x=1"},
 			{"postgresql://u:pw@h:5/db?password=zz&a=1",
 			 "postgresql://u:xx@h:5/db?password=xx&a=1"},
 			{"postgres://u@h/db", "postgres://u@h/db"},
-			{"standby=host=x mypassword=1 passwordx=2", "standby=host=x mypassword=1 passwordx=2"},
+			{"standby=host=x mypassword=1 passwordx=2",
+			 "standby=host=x mypassword=1 passwordx=2"},
 			{"--target=primary=password=", "--target=primary=password="},
-			{"a:target=password=s1 password=s2", "a:target=password=xx password=xx"},
+			{"a:target=password=s1 password=s2",
+			 "a:target=password=xx password=xx"},
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

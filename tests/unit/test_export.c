@@ -67,34 +67,39 @@ main(void)
 	doc = json_loads(sb.buf, 0, &jerr);
 	CHECK(doc != NULL);
 	CHECK_INT(json_integer_value(json_object_get(doc, "pgcliff_run")), 1);
-	CHECK_STR(json_string_value(json_object_get(
-				  json_object_get(doc, "run"), "status")),
+	CHECK_STR(json_string_value(
+				  json_object_get(json_object_get(doc, "run"), "status")),
 			  "dead"); /* what list and show say */
-	CHECK_INT(json_integer_value(json_object_get(
-				  json_object_get(json_object_get(doc, "run"), "plan"),
-				  "version")),
-			  1); /* stored JSON as JSON */
+	CHECK_INT(
+		json_integer_value(json_object_get(
+			json_object_get(json_object_get(doc, "run"), "plan"), "version")),
+		1); /* stored JSON as JSON */
 	CHECK_STR(json_string_value(json_object_get(
-				  json_object_get(json_array_get(json_object_get(doc, "variants"), 0),
-								  "settings"),
+				  json_object_get(
+					  json_array_get(json_object_get(doc, "variants"), 0),
+					  "settings"),
 				  "shared_buffers")),
 			  "128MB");
 	p0 = json_array_get(json_object_get(doc, "points"), 0);
 	CHECK_INT(json_integer_value(json_object_get(p0, "transactions")), 300);
 	CHECK_INT(json_array_size(json_object_get(p0, "series")), 3);
-	CHECK_INT(json_integer_value(json_object_get(
-				  json_array_get(json_object_get(p0, "series"), 1), "failures")),
-			  1);
+	CHECK_INT(
+		json_integer_value(json_object_get(
+			json_array_get(json_object_get(p0, "series"), 1), "failures")),
+		1);
 	/* stored text that is not JSON is null, not a crash or a string */
-	CHECK(json_is_null(json_object_get(
-		json_array_get(json_object_get(doc, "points"), 1), "failures_by_class")));
+	CHECK(json_is_null(
+		json_object_get(json_array_get(json_object_get(doc, "points"), 1),
+						"failures_by_class")));
 	json_decref(doc);
 
 	strbuf_reset(&sb);
 	report_series_csv(&sb, &x);
 	CHECK_INT(count_lines(sb.buf), 1 + 3);
-	CHECK(strncmp(sb.buf, "run,point,variant,workload,clients,repeat,second,", 49) == 0);
-	CHECK(strstr(sb.buf, "7,11,base,txid,4,1,1,110,1,1.400,2.000\r\n") != NULL);
+	CHECK(strncmp(sb.buf, "run,point,variant,workload,clients,repeat,second,",
+				  49) == 0);
+	CHECK(strstr(sb.buf, "7,11,base,txid,4,1,1,110,1,1.400,2.000\r\n") !=
+		  NULL);
 
 	strbuf_reset(&sb);
 	report_points_csv(&sb, &x);
@@ -109,9 +114,10 @@ main(void)
 	report_runs_export(&sb, &run, 1, false);
 	doc = json_loads(sb.buf, 0, &jerr);
 	CHECK(doc != NULL);
-	CHECK_INT(json_array_size(json_object_get(
-				  json_array_get(json_object_get(doc, "runs"), 0), "variants")),
-			  2);
+	CHECK_INT(
+		json_array_size(json_object_get(
+			json_array_get(json_object_get(doc, "runs"), 0), "variants")),
+		2);
 	json_decref(doc);
 	strbuf_release(&sb);
 	TEST_MAIN_END("test_export");
