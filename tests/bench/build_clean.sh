@@ -18,6 +18,7 @@ load=${2:-2}
 cache_root=${PGCLIFF_TEST_CACHE:-${TMPDIR:-/tmp}/pgcliff-test-cache}
 src=$(bash "$root/tests/integration/pgsource.sh" "$cache_root/src")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-buildclean.XXXXXX")
+chmod 755 "$tmp" # the servers' user reads the installs
 hogs=()
 cleanup() {
 	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
