@@ -314,12 +314,28 @@ parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
 bool
 recipe_is_name(const char *s)
 {
-	if (!(isalpha((unsigned char) s[0]) || s[0] == '_'))
+	if (!(isalpha((unsigned char) s[0]) || s[0] == '_') ||
+		strlen(s) > RECIPE_NAME_MAX)
 		return false;
 	for (; *s; s++)
 		if (!(isalnum((unsigned char) *s) || *s == '_' || *s == '-'))
 			return false;
 	return true;
+}
+
+/*
+ * A name that recipe_is_name() refuses, at NODE: too long (not echoed:
+ * a 100,000-character name is not repeated whole), or which character.
+ */
+static int
+bad_name(struct loader *ld, const yaml_node_t *node, const char *what,
+		 const char *name)
+{
+	if (strlen(name) > RECIPE_NAME_MAX)
+		return fail(ld, node, "%s name of %zu characters: at most %d", what,
+					strlen(name), RECIPE_NAME_MAX);
+	return fail(ld, node, "invalid %s name \"%s\" (letters, digits, _ and -)",
+				what, name);
 }
 
 /*
@@ -878,9 +894,7 @@ parse_windows(struct loader *ld, const yaml_node_t *node)
 		struct recipe_window *w = &r->windows[r->nwindows];
 
 		if (!recipe_is_name(scalar(k)))
-			return fail(
-				ld, k, "invalid window name \"%s\" (letters, digits, _ and -)",
-				scalar(k));
+			return bad_name(ld, k, "window", scalar(k));
 		if (v->type != YAML_SEQUENCE_NODE ||
 			v->data.sequence.items.top - v->data.sequence.items.start != 2)
 		{
@@ -928,10 +942,7 @@ parse_variants(struct loader *ld, const yaml_node_t *node)
 		struct variant *v = &r->variants[r->nvariants++];
 
 		if (!recipe_is_name(scalar(k)))
-			return fail(
-				ld, k,
-				"invalid variant name \"%s\" (letters, digits, _ and -)",
-				scalar(k));
+			return bad_name(ld, k, "variant", scalar(k));
 		v->name = xstrdup(scalar(k));
 		v->pos = pos_of(k);
 		if (parse_variant(ld, k, node_at(ld, pr->value), v) < 0)
@@ -1227,7 +1238,7 @@ parse_workload(struct loader *ld, const yaml_node_t *key,
 	w->target = xstrdup("primary");
 	w->protocol = RECIPE_PROTO_SIMPLE;
 	if (!recipe_is_name(w->name))
-		return fail(ld, key, "invalid workload name \"%s\"", w->name);
+		return bad_name(ld, key, "workload", w->name);
 	snprintf(ctx, sizeof(ctx), "in workload '%s'", w->name);
 	if (expect_mapping(ld, node, "a workload") < 0)
 		return -1;
@@ -1723,9 +1734,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if (expect_scalar(ld, v, "'recipe'") < 0)
 		return -1;
 	if (!recipe_is_name(scalar(v)))
-		return fail(ld, v,
-					"invalid recipe name \"%s\" (letters, digits, _ and -)",
-					scalar(v));
+		return bad_name(ld, v, "recipe", scalar(v));
 	r->name = xstrdup(scalar(v));
 
 	if ((v = lookup(ld, root, "description")) != NULL)

@@ -290,9 +290,12 @@ int recipe_sweep_jobs(const struct recipe *r, int i, int clients);
 
 /*
  * Whether S is a valid name of a recipe, workload, variant or window:
- * a letter or _, then letters, digits, _ and -.
+ * a letter or _, then letters, digits, _ and -, RECIPE_NAME_MAX at most.
  */
 bool recipe_is_name(const char *s);
+
+/* The longest name a recipe, workload, window or variant may have. */
+#define RECIPE_NAME_MAX 63
 
 /* Whether NAME is a valid server setting name, as `server:` checks it. */
 bool recipe_guc_name_ok(const char *name);
