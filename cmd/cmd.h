@@ -85,6 +85,13 @@ bool cmd_parse_count(const char *text, int max, int *out);
  */
 bool cmd_parse_count_list(const char *text, int max, int **out, int *n);
 
+/*
+ * --format of list and show: "text", "json" or "csv" into *OUT; 0, or
+ * EXIT_USAGE after printing the error for C.
+ */
+int cmd_parse_data_format(const struct cmd *c, const char *arg,
+						  const char **out);
+
 /* Parse TEXT as a run id: decimal digits only, in [1, INT64_MAX]. */
 bool cmd_parse_run_id(const char *text, int64_t *out);
 

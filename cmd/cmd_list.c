@@ -68,12 +68,8 @@ list_fn(int argc, char **argv)
 										   optarg);
 				break;
 			case 'F':
-				if (strcmp(optarg, "text") != 0 &&
-					strcmp(optarg, "json") != 0 && strcmp(optarg, "csv") != 0)
-					return cmd_usage_error(
-						&cmd_list, "unknown format \"%s\" (text, json or csv)",
-						optarg);
-				format = optarg;
+				if (cmd_parse_data_format(&cmd_list, optarg, &format) != 0)
+					return EXIT_USAGE;
 				break;
 			case CMD_OPT_DB:
 				db = optarg;

@@ -543,12 +543,8 @@ show_fn(int argc, char **argv)
 				recipe = true;
 				break;
 			case 'F':
-				if (strcmp(optarg, "text") != 0 &&
-					strcmp(optarg, "json") != 0 && strcmp(optarg, "csv") != 0)
-					return cmd_usage_error(
-						&cmd_show, "unknown format \"%s\" (text, json or csv)",
-						optarg);
-				format = optarg;
+				if (cmd_parse_data_format(&cmd_show, optarg, &format) != 0)
+					return EXIT_USAGE;
 				break;
 			case CMD_OPT_DB:
 				db = optarg;

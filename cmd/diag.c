@@ -383,3 +383,14 @@ cmd_parse_selector(const struct cmd *c, char *text, const char *orig,
 	}
 	return 0;
 }
+
+int
+cmd_parse_data_format(const struct cmd *c, const char *arg, const char **out)
+{
+	if (strcmp(arg, "text") != 0 && strcmp(arg, "json") != 0 &&
+		strcmp(arg, "csv") != 0)
+		return cmd_usage_error(c, "unknown format \"%s\" (text, json or csv)",
+							   arg);
+	*out = arg;
+	return 0;
+}

@@ -36,8 +36,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int i = 0; i < s->ncmds; i++)
 				if (s->cmds[i].kind == SCRIPT_CMD_SET)
 					(void) script_exec_set(s, &s->cmds[i], &v);
+		/* positions of the first and last 128 commands: locating is a
+		 * scan of the text, made once per error in pgcliff, and all of
+		 * 13,000 commands would time the harness out, not the parser */
 		for (int i = 0; i < s->ncmds; i++)
 		{
+			if (i >= 128 && i < s->ncmds - 128)
+				continue;
 			script_locate(s, s->cmds[i].offset, &line, &col);
 			if (s->cmds[i].kind == SCRIPT_CMD_SQL)
 				(void) script_sql_offset(s, i, (int) (size % 97) + 1);
