@@ -204,6 +204,25 @@ for step in "copy the built tree" "#define" "make -j" "make install"; do
 	sleep 0.5
 	no_builders "$CACHE/$skey" || fail "interrupted at '$step': a process still builds"
 done
+# and a plain build's own first steps, under a key of its own (another
+# configure option): copying the source, configure
+for step in "copy /" "configure"; do
+	PGCLIFF_INJECT="build:$step" "$PGCLIFF" build --source "$SRC" --cache "$CACHE" \
+		--configure-opt=--with-extra-version=-pgcliff-it >/dev/null 2>"$TMP/bstep.err" &
+	pid=$!
+	wait_stopped $pid || fail "plain build interrupted at '$step': never got there: $(cat "$TMP/bstep.err")"
+	kill -INT $pid
+	kill -CONT $pid
+	wait $pid
+	check_eq "plain build interrupted at '$step': exit" $? 75
+	bkey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/bstep.err" | head -1)
+	[ -n "$bkey" ] || { fail "plain build interrupted at '$step': no key"; continue; }
+	[ -e "$CACHE/$bkey/build.json" ] && fail "plain build interrupted at '$step': marked as built"
+	sleep 0.5
+	no_builders "$CACHE/$bkey" || fail "plain build interrupted at '$step': a process still builds"
+done
+[ -n "$bkey" ] && rm -rf "${CACHE:?}/$bkey"
+
 "$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=$value >"$TMP/step.out" 2>"$TMP/step.err"
 check_eq "after the interruptions: built" $? 0
 "$(field bindir "$TMP/step.out")/postgres" --version >/dev/null || fail "after the interruptions: the install does not run"
