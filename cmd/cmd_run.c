@@ -178,46 +178,24 @@ const struct cmd cmd_run = {
 
 struct run_opts
 {
+	/* 8-byte fields first, then 4-byte, then the flags: no padding */
 	const char *recipe_path;
 	/* pgbench's -h, -p, -U and DBNAME (after -f/-b) */
 	const char *pg_host, *pg_port, *pg_user, *pg_dbname;
-	bool progress_timestamp; /* --progress-timestamp */
-	bool shown_script;       /* --show-script: printed, exit 0 */
-	bool failures_detailed;  /* --failures-detailed */
-	bool reconnect;          /* -C */
-	bool exit_on_abort;      /* --exit-on-abort */
-	bool vacuum_all;         /* -v */
-	bool no_vacuum;          /* -n: over -v, as in pgbench */
-	bool log;                /* -l */
-	const char *log_prefix;  /* --log-prefix */
-	int agg_interval_s;      /* --aggregate-interval */
-	double sampling_rate;    /* --sampling-rate */
-	char *pg_target;         /* what they make, as --target primary= */
+	char *pg_target;        /* what they make, as --target primary= */
+	const char *log_prefix; /* --log-prefix */
+	double sampling_rate;   /* --sampling-rate */
 	/* -f FILE[@W], -b NAME[@W], -S, -N: scripts instead of a recipe, as
 	 * "f:FILE" or "b:NAME" with their weights */
 	char **script_args;
 	int *script_weights;
-	int nscript_args;
-	bool per_statement;       /* -r */
-	int max_tries;            /* --max-tries; -1 = the recipe's */
-	bool verbose_errors;      /* --verbose-errors */
 	double rate;              /* -R: tps per workload; 0 = the recipe's */
 	int64_t latency_limit_ns; /* -L */
-	bool debug;               /* -d */
-	int init_scale;           /* --init-scale: pgbench -i -s N first (-f/-b) */
-	int scale;                /* -s: the :scale of custom scripts */
 	int64_t transactions;     /* -t */
 	char **defines;           /* -D NAME=VALUE, pointing into argv */
-	int ndefines;
 	int *clients;
-	int nclients;
-	int jobs;
 	int64_t duration_ns;
 	int64_t warmup_ns;
-	bool warmup_set;
-	int protocol; /* -1 = recipe's */
-	int progress_s;
-	int repeat;
 	const char *db;
 	const char *bindir;
 	const char *source;      /* --source: the tree build variants use */
@@ -226,12 +204,35 @@ struct run_opts
 	const char *target;         /* conninfo of the primary */
 	const char *standby_target; /* --target standby=CONNINFO */
 	char **variant_args;        /* --variant values, pointing into argv */
-	int nvariant_args;
 	uint64_t seed;
-	struct placement placement; /* --placement, when placement_set */
 	int64_t budget_ns;          /* --budget: at most this long (0: 20 min) */
+	struct placement placement; /* --placement, when placement_set */
+	int agg_interval_s;         /* --aggregate-interval */
+	int nscript_args;
+	int max_tries;  /* --max-tries; -1 = the recipe's */
+	int init_scale; /* --init-scale: pgbench -i -s N first (-f/-b) */
+	int scale;      /* -s: the :scale of custom scripts */
+	int ndefines;
+	int nclients;
+	int jobs;
+	int protocol; /* -1 = recipe's */
+	int progress_s;
+	int repeat;
+	int nvariant_args;
 	int max_repeats;    /* --max-repeats: blocks at most (0: the budget's) */
 	enum cmp_rule rule; /* --rule: what makes a REGRESSION */
+	bool progress_timestamp; /* --progress-timestamp */
+	bool shown_script;       /* --show-script: printed, exit 0 */
+	bool failures_detailed;  /* --failures-detailed */
+	bool reconnect;          /* -C */
+	bool exit_on_abort;      /* --exit-on-abort */
+	bool vacuum_all;         /* -v */
+	bool no_vacuum;          /* -n: over -v, as in pgbench */
+	bool log;                /* -l */
+	bool per_statement;      /* -r */
+	bool verbose_errors;     /* --verbose-errors */
+	bool debug;              /* -d */
+	bool warmup_set;
 	bool seed_set;
 	bool random_seed_given; /* --random-seed: say so, as pgbench does */
 	bool keep_logs;
@@ -486,7 +487,11 @@ pg_target_of(struct run_opts *o)
 	struct pgc_error err;
 
 	for (size_t i = 0; i < lengthof(env) && o->nscript_args; i++)
-		from_env |= getenv(env[i]) && getenv(env[i])[0];
+	{
+		const char *v = getenv(env[i]);
+
+		from_env |= v != NULL && v[0] != '\0';
+	}
 	if (!given && !from_env)
 		return o->standby_target && !o->target
 				   ? cmd_usage_error(&cmd_run, "--target standby= goes with "

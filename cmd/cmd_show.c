@@ -447,7 +447,7 @@ export_run(struct store *st, const struct store_run_row *run, bool series,
 		goto done;
 	if (series)
 	{
-		ser = xcalloc((size_t) np + 1, sizeof(*ser));
+		ser = xcalloc((size_t) np + 1, sizeof(struct store_series_row *));
 		nser = xcalloc((size_t) np + 1, sizeof(*nser));
 		for (int i = 0; i < np; i++)
 			if (store_get_series(st, points[i].id, &ser[i], &nser[i], err) < 0)

@@ -211,7 +211,8 @@ make_label(struct cmp_side *sd)
 					break;
 			if (k == npts)
 			{
-				first = xrealloc(first, (size_t) (npts + 1) * sizeof(*first));
+				first = xrealloc(first, (size_t) (npts + 1) *
+											sizeof(const struct cmp_sample *));
 				count = xrealloc(count, (size_t) (npts + 1) * sizeof(*count));
 				first[npts] = x;
 				count[npts++] = 0;

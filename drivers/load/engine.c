@@ -545,8 +545,10 @@ txlog_add(struct thread *t, struct client *c, int64_t now, int kind)
 	struct txlog *l = &t->log;
 	int64_t epoch_us = (now + l->shift_ns) / 1000;
 	int max_tries = t->w->policy ? t->w->policy->max_tries : 1;
-	double lat = (double) ((now - c->txn_start_ns) / 1000);
-	double lag = (double) (c->txn_lag_ns / 1000);
+	/* whole microseconds, as pgbench's pg_time_usec_t */
+	int64_t lat_us = (now - c->txn_start_ns) / 1000;
+	int64_t lag_us = c->txn_lag_ns / 1000;
+	double lat = (double) lat_us, lag = (double) lag_us;
 
 	if (p->sampling_rate > 0 && prng_double(&l->sample) > p->sampling_rate)
 		return;

@@ -83,9 +83,9 @@ char *run_logs_path(const char *logs_dir, int64_t run_id);
  */
 struct run_config
 {
+	/* 8-byte fields first, then 4-byte, then the flags: no padding */
 	const struct recipe *recipe;
 	char *const *variant_args;
-	int nvariant_args;
 	const char *bindir;
 	const char *target;         /* conninfo of the primary */
 	const char *standby_target; /* and of its standby */
@@ -93,34 +93,16 @@ struct run_config
 	const char *source;      /* the tree build variants use */
 	const char *build_cache; /* NULL: build_default_cache_dir() */
 	const int *clients;      /* -c: the sweep's client counts */
-	int nclients;
-	int jobs;
 	int64_t duration_ns;
 	int64_t warmup_ns;
-	bool warmup_set;
 	int64_t transactions;
-	int protocol; /* -1: each workload's */
-	int repeat;
 	double rate;
-	bool reconnect;     /* -C: every workload a connection per transaction */
-	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
-	bool vacuum_all; /* -v: pgbench's vacuum of its tables before each point */
 	/* -l: transaction logs PREFIX.PID[.pSTEP][.THREAD] (NULL: none) */
 	const char *log_prefix;
-	int agg_interval_s;     /* --aggregate-interval */
-	double sampling_rate;   /* --sampling-rate */
-	bool failures_detailed; /* in the logs' columns too */
+	double sampling_rate; /* --sampling-rate */
 	int64_t latency_limit_ns;
-	int max_tries; /* -1: the recipe's */
-	int scale;     /* -s */
-	bool per_statement;
-	bool verbose_errors;
-	bool debug;
-	int progress_s;
 	uint64_t seed;
 	char *const *defines; /* -D NAME=VALUE */
-	int ndefines;
-	bool keep_logs;
 	/* --placement: NULL = the recipe's placement: (free if none) */
 	const struct placement *placement;
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
@@ -137,10 +119,29 @@ struct run_config
 	 * none.
 	 */
 	struct seq_design seq;
-	bool seq_geomean;       /* decided by each workload's geometric mean */
-	enum cmp_rule seq_rule; /* what makes a REGRESSION (compare.h) */
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
+	int nvariant_args;
+	int nclients;
+	int jobs;
+	int protocol; /* -1: each workload's */
+	int repeat;
+	int agg_interval_s; /* --aggregate-interval */
+	int max_tries;      /* -1: the recipe's */
+	int scale;          /* -s */
+	int progress_s;
+	int ndefines;
+	enum cmp_rule seq_rule; /* what makes a REGRESSION (compare.h) */
+	bool warmup_set;
+	bool reconnect;     /* -C: every workload a connection per transaction */
+	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
+	bool vacuum_all; /* -v: pgbench's vacuum of its tables before each point */
+	bool failures_detailed; /* in the logs' columns too */
+	bool per_statement;
+	bool verbose_errors;
+	bool debug;
+	bool keep_logs;
+	bool seq_geomean; /* decided by each workload's geometric mean */
 };
 
 enum run_event_kind
