@@ -708,12 +708,6 @@ build_default_cache_dir(char *buf, size_t size)
 	return buf;
 }
 
-static int
-mkdir_p(const char *path, struct pgc_error *err)
-{
-	return dir_make_all(path, 0755, err);
-}
-
 /*
  * As root, servers run as another user: every directory above the cache
  * must let others through.
@@ -910,7 +904,7 @@ copy_source(struct job *j, const char *dest, struct pgc_error *err)
 	pid_t pc, px;
 	int sc, sx;
 
-	if (mkdir_p(dest, err) < 0)
+	if (dir_make_all(dest, 0755, err) < 0)
 		return -1;
 	if (pipe2(fds, O_CLOEXEC) != 0)
 	{
@@ -1404,7 +1398,7 @@ start_dir(struct job *j, const char *dir, const char *log_path,
 				  strerror(errno));
 		return -1;
 	}
-	if (mkdir_p(dir, err) < 0)
+	if (dir_make_all(dir, 0755, err) < 0)
 		return -1;
 	j->logfd = open(log_path,
 					O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
@@ -1566,7 +1560,7 @@ name_build(const struct job *j)
 	char *target = xasprintf("../%s", j->key);
 	struct pgc_error ignore;
 
-	if (mkdir_p(names, &ignore) == 0 && symlink(target, tmp) == 0 &&
+	if (dir_make_all(names, 0755, &ignore) == 0 && symlink(target, tmp) == 0 &&
 		rename(tmp, link) != 0)
 		unlink(tmp);
 	free(names);
@@ -1609,7 +1603,7 @@ build_ensure(const struct build_spec *spec, const struct build_options *o,
 	j.jobs = o->jobs > 0 ? o->jobs : (int) sysconf(_SC_NPROCESSORS_ONLN);
 	if (j.jobs < 1)
 		j.jobs = 1;
-	if (mkdir_p(cache, err) < 0)
+	if (dir_make_all(cache, 0755, err) < 0)
 		return -1;
 	if ((j.cache = realpath(cache, NULL)) == NULL)
 	{
@@ -1624,11 +1618,11 @@ build_ensure(const struct build_spec *spec, const struct build_options *o,
 		goto out;
 	}
 	dirs = xasprintf("%s/.locks", j.cache);
-	rc = mkdir_p(dirs, err);
+	rc = dir_make_all(dirs, 0755, err);
 	free(dirs);
 	dirs = xasprintf("%s/.identity", j.cache);
 	if (rc == 0)
-		rc = mkdir_p(dirs, err);
+		rc = dir_make_all(dirs, 0755, err);
 	free(dirs);
 	if (rc < 0 || check_spec(&j, err) < 0 ||
 		source_identity(j.cache, j.src, o, &j.id, err) < 0 ||

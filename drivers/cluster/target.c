@@ -205,14 +205,7 @@ cluster_redact_conninfo(const char *conninfo)
 	{
 		if (o->val == NULL || strcmp(o->keyword, "password") == 0)
 			continue;
-		strbuf_addf(&sb, "%s%s='", sb.len ? " " : "", o->keyword);
-		for (const char *p = o->val; *p; p++)
-		{
-			if (*p == '\'' || *p == '\\')
-				strbuf_addch(&sb, '\\');
-			strbuf_addch(&sb, *p);
-		}
-		strbuf_addch(&sb, '\'');
+		add_keyword(&sb, o->keyword, o->val);
 	}
 	PQconninfoFree(opts);
 	return strbuf_detach(&sb);

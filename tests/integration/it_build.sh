@@ -187,41 +187,37 @@ no_builders() {	# no live process whose cwd is in DIR
 	done
 	return 0
 }
-value=$((2000 + RANDOM % 8000))
-for step in "copy the built tree" "#define" "make -j" "make install"; do
-	PGCLIFF_INJECT="build:$step" "$PGCLIFF" build --source "$SRC" --cache "$CACHE" \
-		--define NUM_XLOGINSERT_LOCKS=$value >/dev/null 2>"$TMP/step.err" &
+# interrupt_at WHAT STEP BUILD-ARGS...: a build stopped before STEP, then
+# SIGINT; its key in $ikey
+interrupt_at() {
+	local what=$1 step=$2 pid
+	shift 2
+	PGCLIFF_INJECT="build:$step" "$PGCLIFF" build --source "$SRC" --cache "$CACHE" "$@" \
+		>/dev/null 2>"$TMP/step.err" &
 	pid=$!
-	wait_stopped $pid || fail "interrupted at '$step': never got there: $(cat "$TMP/step.err")"
+	wait_stopped $pid || fail "$what interrupted at '$step': never got there: $(cat "$TMP/step.err")"
 	kill -INT $pid
 	kill -CONT $pid
 	wait $pid
-	check_eq "interrupted at '$step': exit" $? 75
-	skey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/step.err" | head -1)
-	[ -n "$skey" ] || { fail "interrupted at '$step': no key"; continue; }
-	[ -e "$CACHE/$skey/build.json" ] && fail "interrupted at '$step': marked as built"
-	[ -e "$CACHE/$skey/pgsql/bin/postgres" ] && fail "interrupted at '$step': an install is left"
+	check_eq "$what interrupted at '$step': exit" $? 75
+	ikey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/step.err" | head -1)
+	[ -n "$ikey" ] || { fail "$what interrupted at '$step': no key"; return; }
+	[ -e "$CACHE/$ikey/build.json" ] && fail "$what interrupted at '$step': marked as built"
+	[ -e "$CACHE/$ikey/pgsql/bin/postgres" ] && fail "$what interrupted at '$step': an install is left"
 	sleep 0.5
-	no_builders "$CACHE/$skey" || fail "interrupted at '$step': a process still builds"
+	no_builders "$CACHE/$ikey" || fail "$what interrupted at '$step': a process still builds"
+}
+value=$((2000 + RANDOM % 8000))
+for step in "copy the built tree" "#define" "make -j" "make install"; do
+	interrupt_at variant "$step" --define NUM_XLOGINSERT_LOCKS=$value
 done
+skey=$ikey
 # and a plain build's own first steps, under a key of its own (another
 # configure option): copying the source, configure
 for step in "copy /" "configure"; do
-	PGCLIFF_INJECT="build:$step" "$PGCLIFF" build --source "$SRC" --cache "$CACHE" \
-		--configure-opt=--with-extra-version=-pgcliff-it >/dev/null 2>"$TMP/bstep.err" &
-	pid=$!
-	wait_stopped $pid || fail "plain build interrupted at '$step': never got there: $(cat "$TMP/bstep.err")"
-	kill -INT $pid
-	kill -CONT $pid
-	wait $pid
-	check_eq "plain build interrupted at '$step': exit" $? 75
-	bkey=$(sed -n 's/^build \([0-9a-f]\{16\}\): .*/\1/p' "$TMP/bstep.err" | head -1)
-	[ -n "$bkey" ] || { fail "plain build interrupted at '$step': no key"; continue; }
-	[ -e "$CACHE/$bkey/build.json" ] && fail "plain build interrupted at '$step': marked as built"
-	sleep 0.5
-	no_builders "$CACHE/$bkey" || fail "plain build interrupted at '$step': a process still builds"
+	interrupt_at "plain build" "$step" --configure-opt=--with-extra-version=-pgcliff-it
 done
-[ -n "$bkey" ] && rm -rf "${CACHE:?}/$bkey"
+[ -n "$ikey" ] && rm -rf "${CACHE:?}/$ikey"
 
 "$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=$value >"$TMP/step.out" 2>"$TMP/step.err"
 check_eq "after the interruptions: built" $? 0
