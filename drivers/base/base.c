@@ -560,6 +560,47 @@ file_copy(const char *from, const char *to, mode_t mode, struct pgc_error *err)
 	return 0;
 }
 
+int
+file_write_replace(const char *path, const char *data, size_t len, mode_t mode,
+				   struct pgc_error *err)
+{
+	char *tmp = xasprintf("%s.tmp%ld", path, (long) getpid());
+	int fd;
+	bool ok = true;
+	int saved = 0;
+
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)) < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not write \"%s\": %s", path,
+				  strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	for (size_t done = 0; ok && done < len;)
+	{
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0)
+			ok = false, saved = errno;
+		else
+			done += (size_t) w;
+	}
+	if (ok && fsync(fd) != 0)
+		ok = false, saved = errno;
+	if (close(fd) != 0 && ok)
+		ok = false, saved = errno;
+	if (ok && rename(tmp, path) != 0)
+		ok = false, saved = errno;
+	if (!ok)
+	{
+		error_set(err, PGC_ERR_IO, "could not write \"%s\": %s", path,
+				  strerror(saved));
+		unlink(tmp);
+	}
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
 /* ------------------------------------------------------- fault injection */
 
 void
@@ -675,4 +716,37 @@ process_alive(const char *identity)
 	int st = identity_state(identity);
 
 	return st < 0 ? -1 : st;
+}
+
+/* ---------------------------------------------------------- UTF-8 */
+
+size_t
+utf8_seq_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n;
+	unsigned int cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+	{
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	/* overlong forms, surrogates and past U+10FFFF are not UTF-8 */
+	if ((n == 3 && cp < 0x800) ||
+		(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		(cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
 }

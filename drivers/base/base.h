@@ -113,6 +113,12 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PGC_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	PGC_PRINTF(2, 0);
 
+/*
+ * Length of the valid UTF-8 sequence (RFC 3629) at P: 1 to 4, or 0 when
+ * the bytes there are not one (overlong, surrogate, past U+10FFFF, cut).
+ */
+size_t utf8_seq_len(const unsigned char *p);
+
 /* ---------------------------------------------------------------------
  * Time
  * ------------------------------------------------------------------- */
@@ -181,6 +187,14 @@ int dir_make_all(const char *path, mode_t mode, struct pgc_error *err);
 /* Copy the file FROM to TO (which must not exist), created with MODE. */
 int file_copy(const char *from, const char *to, mode_t mode,
 			  struct pgc_error *err);
+
+/*
+ * Write LEN bytes of DATA to PATH, replacing it whole or not at all: a
+ * file beside it, synced, then renamed over PATH.  A failure leaves PATH
+ * as it was and no temporary file.
+ */
+int file_write_replace(const char *path, const char *data, size_t len,
+					   mode_t mode, struct pgc_error *err);
 
 /*
  * Processes that outlive their records: the identity of the calling
