@@ -34,8 +34,11 @@ static int gate_fn(int argc, char **argv);
 	"\n"                                                                         \
 	"options:\n"                                                                 \
 	"      --metric M          tps (default: the recipe's measure:),\n"          \
-	"                          latency_avg, p50, p90, p95, p99, p999, max\n"     \
-	"      --max-regression P  the margin: 3% for tps, 5% for latencies\n"       \
+	"                          latency_avg, p50, p90, p95, p99, p999, max,\n"    \
+	"                          dip (during/before of the recipe's windows,\n"    \
+	"                          per block: a long transaction's cost)\n"          \
+	"      --max-regression P  the margin: 3% for tps, 5% for latencies and\n"   \
+	"                          the dip\n"                                        \
 	"      --rule estimate|strict\n"                                             \
 	"                          REGRESSION when B is worse beyond doubt and\n"    \
 	"                          its estimate beyond the margin (estimate, the\n"  \
@@ -154,7 +157,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 					return cmd_usage_error(
 						c,
 						"unknown metric \"%s\" (tps, latency_avg, p50, p90, "
-						"p95, p99, p999, max)",
+						"p95, p99, p999, max, dip)",
 						optarg);
 				o->metric_set = true;
 				break;

@@ -116,6 +116,10 @@ history_fn(int argc, char **argv)
 						"unknown metric \"%s\" (tps, latency_avg, p50, p90, "
 						"p95, p99, p999, max)",
 						optarg);
+				else if (metric == CMP_DIP)
+					rc = cmd_usage_error(c, "history follows a point's "
+											"figures; the dip is judged by "
+											"compare and gate");
 				break;
 			case 4:
 				free(points);

@@ -21,6 +21,7 @@ static const char *const metric_names[] = {
 	[CMP_P50] = "p50",   [CMP_P90] = "p90",
 	[CMP_P95] = "p95",   [CMP_P99] = "p99",
 	[CMP_P999] = "p999", [CMP_MAX] = "max",
+	[CMP_DIP] = "dip",
 };
 
 const char *
@@ -44,7 +45,7 @@ cmp_metric_parse(const char *name, enum cmp_metric *out)
 bool
 cmp_metric_higher_is_better(enum cmp_metric m)
 {
-	return m == CMP_TPS;
+	return m == CMP_TPS || m == CMP_DIP;
 }
 
 double
@@ -593,8 +594,9 @@ window_median(const struct cmp_sample *s, int ns, const char *workload,
 	int n = 0;
 
 	for (int i = 0; i < ns; i++)
-		if (s[i].clients == clients && s[i].window &&
-			strcmp(s[i].window, window) == 0 &&
+		if (s[i].clients == clients &&
+			(window ? s[i].window && strcmp(s[i].window, window) == 0
+					: s[i].window == NULL) &&
 			strcmp(s[i].workload, workload) == 0 &&
 			!(recovery && isnan(s[i].recovery_s)))
 			/* a recovery that never came counts as the longest */
@@ -621,12 +623,29 @@ window_side(const struct cmp_sample *s, int ns, const char *workload,
 		w->recovery_s = -1;
 }
 
-/* Facts for every point with a "during" window on either side. */
+/* The facts of a point judged on its dip: the samples are the dips. */
+static void
+dip_side(const struct cmp_sample *s, int ns, const char *workload, int clients,
+		 double *scratch, struct cmp_window_side *w)
+{
+	w->before = w->during = w->after = NAN;
+	w->dip = window_median(s, ns, workload, clients, NULL, scratch, false);
+	w->recovery_s =
+		window_median(s, ns, workload, clients, NULL, scratch, true);
+	if (isinf(w->recovery_s))
+		w->recovery_s = -1;
+}
+
+/*
+ * Facts for every point with a "during" window on either side, or, when
+ * the metric is the dip, for every point.
+ */
 static void
 window_facts(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			 int nb, struct cmp_result *res)
 {
 	double *scratch = xmalloc((size_t) (na + nb + 1) * sizeof(double));
+	bool dip = res->opts.metric == CMP_DIP;
 
 	res->windows = xcalloc((size_t) res->npoints + 1, sizeof(*res->windows));
 	for (int i = 0; i < res->npoints; i++)
@@ -634,6 +653,15 @@ window_facts(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		const struct cmp_point *p = &res->points[i];
 		struct cmp_window_facts *f;
 
+		if (dip && p->window == NULL)
+		{
+			f = &res->windows[res->nwindows++];
+			f->workload = p->workload;
+			f->clients = p->clients;
+			dip_side(a, na, p->workload, p->clients, scratch, &f->a);
+			dip_side(b, nb, p->workload, p->clients, scratch, &f->b);
+			continue;
+		}
 		if (p->window == NULL || strcmp(p->window, "during") != 0)
 			continue;
 		f = &res->windows[res->nwindows++];

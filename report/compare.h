@@ -24,14 +24,20 @@ enum cmp_metric
 	CMP_P95,
 	CMP_P99,
 	CMP_P999,
-	CMP_MAX
+	CMP_MAX,
+	/*
+	 * A window's dip: the "during" window's tps over the "before"
+	 * window's, per block (a recipe with windows, e.g. seed 004's long
+	 * transaction).  Higher is better: 1 is no dip at all.
+	 */
+	CMP_DIP
 };
 
 const char *cmp_metric_name(enum cmp_metric m);
 /* 0, or -1 when NAME is not a metric (names as `measure:` takes them). */
 int cmp_metric_parse(const char *name, enum cmp_metric *out);
 bool cmp_metric_higher_is_better(enum cmp_metric m);
-/* The default margin: 3 % for tps, 5 % for latencies. */
+/* The default margin: 3 % for tps, 5 % for latencies and the dip. */
 double cmp_metric_default_margin(enum cmp_metric m);
 
 /*
@@ -295,7 +301,9 @@ int compare_look(struct store *st, int64_t run_id, const char *const *variants,
 
 /*
  * The metric M of a stored point, in tps or ms (p95 decoded from its
- * histogram); NAN when it has none.  The one reading of a point's metric.
+ * histogram); NAN when it has none, and for CMP_DIP, which is read off
+ * the point's stored windows (compare_stored()).  The one reading of a
+ * point's metric.
  */
 double point_metric(const struct store_point_row *p, enum cmp_metric m);
 

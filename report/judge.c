@@ -139,6 +139,31 @@ add_window_samples(struct store *st, struct cmp_side *sd,
 	return 0;
 }
 
+/*
+ * The dip of stored point P, as the run stored it with its windows
+ * (report_windows()): *DIP and the recovery after it, NAN when the point
+ * has no window with a dip (its recipe has no before and during).
+ */
+static int
+point_dip(struct store *st, const struct store_point_row *p, double *dip,
+		  double *recovery, struct pgc_error *err)
+{
+	struct store_window_row *win = NULL;
+	int n = 0;
+
+	*dip = *recovery = NAN;
+	if (store_get_windows(st, p->id, &win, &n, err) < 0)
+		return -1;
+	for (int w = 0; w < n; w++)
+		if (win[w].has_dip)
+		{
+			*dip = win[w].dip;
+			*recovery = win[w].recovery_s;
+		}
+	store_windows_free(win, n);
+	return 0;
+}
+
 static int
 build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 			  enum cmp_metric metric, const char *workload,
@@ -148,7 +173,7 @@ build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 	{
 		const struct store_point_row *p = &sd->rows[i];
 		struct cmp_sample *s;
-		double v;
+		double v, recovery = NAN;
 
 		if (workload && strcmp(p->workload, workload) != 0)
 			continue;
@@ -163,12 +188,18 @@ build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 			sd->skipped_aborted++;
 			continue;
 		}
-		v = point_metric(p, metric);
+		if (metric == CMP_DIP)
+		{
+			if (point_dip(st, p, &v, &recovery, err) < 0)
+				return -1;
+		}
+		else
+			v = point_metric(p, metric);
 		if (!(v > 0) || !isfinite(v))
 			continue;
 		s = point_sample(sd, p, v);
 		s->tps = p->tps;
-		s->recovery_s = NAN;
+		s->recovery_s = recovery;
 		add_run(sd, p->run_id);
 		if (metric == CMP_TPS && add_window_samples(st, sd, p, err) < 0)
 			return -1;

@@ -41,6 +41,8 @@ point_metric(const struct store_point_row *p, enum cmp_metric m)
 			return p->lat_p999_ms;
 		case CMP_MAX:
 			return p->lat_max_ms;
+		case CMP_DIP:
+			return NAN; /* a window's, not a column's */
 	}
 	return NAN;
 }

@@ -299,9 +299,10 @@ add_window_facts(struct strbuf *out, const struct cmp_result *r,
 		if (strcmp(f->workload, workload) != 0)
 			continue;
 		strbuf_addf(out,
-					"%s%d clients: dip (during/before) A %.3f, B %.3f; "
+					"%s%d client%s: dip (during/before) A %.3f, B %.3f; "
 					"recovery to within 5 %% of before: A ",
-					prefix, f->clients, f->a.dip, f->b.dip);
+					prefix, f->clients, f->clients == 1 ? "" : "s", f->a.dip,
+					f->b.dip);
 		add_recovery(out, f->a.recovery_s);
 		strbuf_addstr(out, ", B ");
 		add_recovery(out, f->b.recovery_s);

@@ -30,8 +30,8 @@ struct loader
 	struct pgc_error *err;
 };
 
-const char *const recipe_metrics[] = {"tps", "latency_avg", "p50", "p90",
-									  "p99", "p999",        "max", NULL};
+const char *const recipe_metrics[] = {
+	"tps", "latency_avg", "p50", "p90", "p99", "p999", "max", "dip", NULL};
 
 static const char *const top_keys[] = {
 	"recipe",        "description", "topology",  "server",   "setup",
@@ -1611,6 +1611,25 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 	if (recipe_workload_find(r, r->measure_workload) == NULL)
 		return fail(ld, node, "'measure' names unknown workload '%s'",
 					r->measure_workload);
+	if (strcmp(r->measure_metric, "dip") == 0)
+	{
+		bool before = false, during = false;
+
+		for (int i = 0; i < r->nwindows; i++)
+		{
+			before |= strcmp(r->windows[i].name, "before") == 0;
+			during |= strcmp(r->windows[i].name, "during") == 0;
+		}
+		if (!before || !during)
+		{
+			fail(ld, node,
+				 "'measure: %s' needs windows named before and during", s);
+			error_hint(ld->err, "the dip is the tps of during over the tps "
+								"of before, e.g. windows: {before: [10s, "
+								"60s], during: [60s, 90s]}");
+			return -1;
+		}
+	}
 	for (const char *const *m = recipe_metrics; *m; m++)
 		if (strcmp(*m, r->measure_metric) == 0)
 			return 0;
@@ -1622,7 +1641,8 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 			error_hint(ld->err, "did you mean '%s'?", near);
 		else
 			error_hint(ld->err,
-					   "metrics: tps, latency_avg, p50, p90, p99, p999, max");
+					   "metrics: tps, latency_avg, p50, p90, p99, p999, max, "
+					   "dip");
 	}
 	return -1;
 }
