@@ -42,6 +42,7 @@ extern const struct cmd cmd_recipe_check;
 extern const struct cmd cmd_recipe_explain;
 extern const struct cmd cmd_compare;
 extern const struct cmd cmd_gate;
+extern const struct cmd cmd_report;
 extern const struct cmd cmd_history;
 extern const struct cmd cmd_init;
 extern const struct cmd cmd_build;

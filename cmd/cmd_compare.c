@@ -1,8 +1,9 @@
 /*
- * cmd_compare.c - `pgcliff compare` and `pgcliff gate`: select stored
- * points for a baseline A and a candidate B, compare them point by point
- * (report/compare) and print the result in the format asked for.  The
- * gate's exit code is the verdict: 0 no regression, 1 regression, 2
+ * cmd_compare.c - `pgcliff compare`, `pgcliff gate` and `pgcliff report`:
+ * select stored points for a baseline A and a candidate B, compare them
+ * point by point (report/compare) and print the result in the format
+ * asked for, or the HTML report of a run or a comparison (report/html).
+ * The gate's exit code is the verdict: 0 no regression, 1 regression, 2
  * inconclusive.
  */
 #include <ctype.h>
@@ -16,10 +17,12 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "html.h"
 #include "store.h"
 
 static int compare_fn(int argc, char **argv);
 static int gate_fn(int argc, char **argv);
+static int report_fn(int argc, char **argv);
 
 #define COMPARE_OPTIONS                                                          \
 	"  A and B select stored points:\n"                                          \
@@ -52,8 +55,11 @@ static int gate_fn(int argc, char **argv);
 	"      --confidence C      of the intervals (default 0.95; a run made\n"     \
 	"                          with --until-decided: its last look's)\n"         \
 	"      --seed N            of the bootstrap (default 5432)\n"                \
-	"      --format F          text, markdown, json or junit\n" CMD_HELP_DB      \
-		CMD_HELP_HELP
+	"      --format F          text, markdown, json, junit, html (the\n"         \
+	"                          report of `pgcliff report`) or svg (its B/A\n"    \
+	"                          chart alone)\n"                                   \
+	"  -o, --output FILE       write there (whole, or not at all), not to\n"     \
+	"                          stdout\n" CMD_HELP_DB CMD_HELP_HELP
 
 const struct cmd cmd_compare = {
 	.name = "compare",
@@ -88,6 +94,41 @@ const struct cmd cmd_gate = {
 	.fn = gate_fn,
 };
 
+const struct cmd cmd_report = {
+	.name = "report",
+	.summary = "one HTML page of a run or a comparison, or an SVG chart",
+	.usage =
+		"usage: pgcliff report RUN [OPTIONS]\n"
+		"       pgcliff report A B [OPTIONS]\n"
+		"\n"
+		"One self-contained HTML file (inline SVG and CSS, no script, no\n"
+		"network: it opens as a mail attachment or a CI artifact): tps\n"
+		"against clients on a log2 axis with the peak and the cliff, B/A per\n"
+		"point with its interval, the margin band and the verdict's colour,\n"
+		"latency p50 and p99 against clients, the per-second series of every\n"
+		"workload with its timed events and windows, the servers' samples\n"
+		"(replay lag, wait events, conflicts), the verdict tables and the\n"
+		"provenance (versions, settings that differ, defines, builds, the\n"
+		"recipe).  With RUN, each variant after the first is judged against\n"
+		"the first; with A and B (selectors as compare takes them), B against\n"
+		"A.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output FILE       write the page there (default: stdout)\n"
+		"      --format html|svg   the page (default), or one chart as an SVG\n"
+		"                          file, e.g. for a pgsql-hackers mail\n"
+		"      --chart C           with svg: tps (default), ratio, latency,\n"
+		"                          series or lag\n"
+		"      --workload W        with svg: the chart of this workload\n"
+		"      --clients N         with svg: the series of this sweep point\n"
+		"      --metric, --max-regression, --rule, --confidence, --seed,\n"
+		"      --points, --on      how the verdicts are judged, as compare\n" CMD_HELP_DB
+			CMD_HELP_HELP "\n"
+		"exit codes: 0 written, 64 usage (no such run or chart), 70 store or\n"
+		"write error.\n",
+	.fn = report_fn,
+};
+
 #define DEFAULT_BOOTSTRAP_SEED 5432
 
 /* A selector as given: the text its strings point into, and the side. */
@@ -100,25 +141,30 @@ struct side
 
 struct compare_opts
 {
-	bool gate;
-	bool check;
-	bool metric_set;
-	enum cmp_metric metric;
 	double margin; /* < 0: the metric's default */
+	double conf;
+	uint64_t seed;
 	const char *workload;
 	int *points;
-	int npoints;
-	double conf;
-	bool conf_set;
-	uint64_t seed;
-	bool on_geomean;
-	bool on_set;
-	enum cmp_rule rule;
-	bool rule_set;
-	enum cmp_format format;
+	const char *document; /* "html" or "svg"; NULL: FORMAT */
+	const char *output;   /* -o; NULL: stdout */
+	const char *chart;
 	const char *db;
 	const char *args[2];
+	enum cmp_metric metric;
+	enum cmp_rule rule;
+	enum cmp_format format;
+	int npoints;
+	int clients;
 	int nargs;
+	bool gate;
+	bool check;
+	bool report; /* `pgcliff report` */
+	bool metric_set;
+	bool conf_set;
+	bool on_geomean;
+	bool on_set;
+	bool rule_set;
 };
 
 static int
@@ -138,6 +184,9 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"check", no_argument, NULL, 9},
 		{"on", required_argument, NULL, 10},
 		{"rule", required_argument, NULL, 11},
+		{"output", required_argument, NULL, 'o'},
+		{"chart", required_argument, NULL, 12},
+		{"clients", required_argument, NULL, 13},
 		{NULL, 0, NULL, 0}};
 	int ch;
 	char *end;
@@ -148,7 +197,9 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 	o->format = CMP_FORMAT_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	if (o->report)
+		o->document = "html";
+	while ((ch = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1)
 	{
 		switch (ch)
 		{
@@ -194,11 +245,41 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 					return cmd_usage_error(c, "invalid seed \"%s\"", optarg);
 				break;
 			case 7:
-				if (cmp_format_parse(optarg, &o->format) < 0)
+				o->document = NULL;
+				if (strcmp(optarg, "html") == 0 || strcmp(optarg, "svg") == 0)
+					o->document = optarg;
+				else if (o->report)
 					return cmd_usage_error(
-						c,
-						"unknown format \"%s\" (text, markdown, json, junit)",
-						optarg);
+						c, "unknown format \"%s\" (html or svg)", optarg);
+				else if (cmp_format_parse(optarg, &o->format) < 0)
+					return cmd_usage_error(c,
+										   "unknown format \"%s\" (text, "
+										   "markdown, json, junit, html, svg)",
+										   optarg);
+				break;
+			case 'o':
+				if (!*optarg)
+					return cmd_usage_error(c, "empty --output");
+				o->output = optarg;
+				break;
+			case 12:
+				if (!o->report)
+					return cmd_usage_error(c, "--chart is an option of "
+											  "pgcliff report");
+				if (!report_chart_known(optarg))
+					return cmd_usage_error(c,
+										   "unknown chart \"%s\" (tps, ratio, "
+										   "latency, series, lag)",
+										   optarg);
+				o->chart = optarg;
+				break;
+			case 13:
+				if (!o->report)
+					return cmd_usage_error(c, "--clients is an option of "
+											  "pgcliff report");
+				if (!cmd_parse_count(optarg, 100000, &o->clients))
+					return cmd_usage_error(c, "invalid client count \"%s\"",
+										   optarg);
 				break;
 			case CMD_OPT_DB:
 				o->db = optarg;
@@ -237,7 +318,16 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		o->args[o->nargs++] = argv[optind];
 	}
 	if (o->nargs == 0)
-		return cmd_usage_error(c, "no baseline given");
+		return cmd_usage_error(c, o->report ? "no run given"
+											: "no baseline given");
+	if ((o->chart || o->clients) &&
+		(o->document == NULL || strcmp(o->document, "svg") != 0))
+		return cmd_usage_error(c,
+							   "--chart and --clients go with --format svg");
+	if (o->report && o->workload && o->document &&
+		strcmp(o->document, "html") == 0)
+		return cmd_usage_error(c, "--workload goes with --format svg: the "
+								  "page shows every workload");
 	return 0;
 }
 
@@ -281,6 +371,22 @@ split_run(struct store *st, struct side *a, struct side *b,
 	return 0;
 }
 
+/* OUT to -o's file (replaced whole) or stdout; EXIT_OK, else ERR set. */
+static int
+write_out(const struct compare_opts *o, const struct strbuf *out,
+		  struct pgc_error *err)
+{
+	const char *text = out->buf ? out->buf : "";
+
+	if (o->output)
+		return file_write_replace(o->output, text, out->len, 0644, err) < 0
+				   ? EXIT_SOFTWARE
+				   : EXIT_OK;
+	fputs(text, stdout);
+	fflush(stdout);
+	return EXIT_OK;
+}
+
 static int
 compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 {
@@ -292,11 +398,14 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	struct cmp_query q;
 	struct cmp_labels labels;
 	struct strbuf out = STRBUF_INIT;
+	struct report_html_opts ro;
 	int rc = EXIT_OK;
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
 	memset(&o, 0, sizeof(o));
+	memset(&ro, 0, sizeof(ro));
+	o.report = c == &cmd_report;
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	memset(&res, 0, sizeof(res));
@@ -314,9 +423,47 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 			goto done;
 	}
 
+	memset(&q, 0, sizeof(q));
+	q.metric_set = o.metric_set;
+	q.metric = o.metric;
+	q.workload = o.workload;
+	q.points = o.points;
+	q.npoints = o.npoints;
+	q.margin = o.margin;
+	q.conf = o.conf;
+	q.conf_set = o.conf_set;
+	q.seed = o.seed;
+	q.on_geomean = o.on_geomean;
+	q.on_set = o.on_set;
+	q.rule = o.rule;
+	q.rule_set = o.rule_set;
+	ro.chart = o.document && strcmp(o.document, "svg") == 0
+				   ? (o.chart    ? o.chart
+					  : o.report ? "tps"
+								 : "ratio")
+				   : NULL;
+	ro.workload = o.workload;
+	ro.clients = o.clients;
+
 	ctx.db = o.db;
 	if ((st = cmd_open_store(&ctx, false)) == NULL)
 		goto done;
+	if (o.report && o.nargs == 1)
+	{
+		const struct store_selector *s = &a.sel.s;
+
+		if (s->run_id == 0 || s->variant || s->recipe || s->last ||
+			a.sel.block_lo > 0 || a.sel.block_hi >= 0)
+		{
+			rc = cmd_usage_error(c, "report takes a run (e.g. 12), or A and B "
+									"as compare takes them");
+			goto done;
+		}
+		if (report_html_run(st, s->run_id, &q, &ro, &out, &ctx.err) < 0)
+			goto done;
+		rc = write_out(&o, &out, &ctx.err);
+		goto done;
+	}
 	if (o.nargs == 1)
 	{
 		char *keep = a.copy;
@@ -334,25 +481,18 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 		sd->cs.block_lo = sd->sel.block_lo;
 		sd->cs.block_hi = sd->sel.block_hi;
 	}
-	memset(&q, 0, sizeof(q));
-	q.metric_set = o.metric_set;
-	q.metric = o.metric;
-	q.workload = o.workload;
-	q.points = o.points;
-	q.npoints = o.npoints;
-	q.margin = o.margin;
-	q.conf = o.conf;
-	q.conf_set = o.conf_set;
-	q.seed = o.seed;
-	q.on_geomean = o.on_geomean;
-	q.on_set = o.on_set;
-	q.rule = o.rule;
-	q.rule_set = o.rule_set;
 	if (compare_stored(st, &a.cs, &b.cs, &q, &res, &labels, &ctx.err) < 0)
 		goto done;
-	compare_render(&out, &res, &labels, o.format);
-	fputs(out.buf, stdout);
-	fflush(stdout);
+	if (o.document)
+	{
+		if (report_html_compare(st, &a.cs, &b.cs, &res, &labels, &ro, &out,
+								&ctx.err) < 0)
+			goto done;
+	}
+	else
+		compare_render(&out, &res, &labels, o.format);
+	if ((rc = write_out(&o, &out, &ctx.err)) != EXIT_OK)
+		goto done;
 	rc = gate || o.check ? (int) res.outcome : EXIT_OK;
 	goto done;
 
@@ -381,4 +521,10 @@ static int
 gate_fn(int argc, char **argv)
 {
 	return compare_main(&cmd_gate, argc, argv, true);
+}
+
+static int
+report_fn(int argc, char **argv)
+{
+	return compare_main(&cmd_report, argc, argv, false);
 }

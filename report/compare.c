@@ -343,6 +343,25 @@ verdicts(struct cmp_result *res)
 
 /* ------------------------------------------------------------- curves */
 
+void
+cmp_curve_facts(const int *clients, const double *median_tps, int n,
+				struct cmp_side_curve *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int j = 0; j < n; j++)
+		if (median_tps[j] > c->peak_tps)
+		{
+			c->peak_tps = median_tps[j];
+			c->peak_clients = clients[j];
+		}
+	for (int j = 0; j < n; j++)
+		if (clients[j] > c->peak_clients && median_tps[j] < c->peak_tps / 2)
+		{
+			c->cliff_clients = clients[j];
+			break;
+		}
+}
+
 static void
 side_curve(const struct cmp_sample *s, int ns, const char *workload,
 		   double *scratch, struct cmp_side_curve *c)
@@ -382,18 +401,8 @@ side_curve(const struct cmp_sample *s, int ns, const char *workload,
 				strcmp(s[i].workload, workload) == 0)
 				scratch[m++] = s[i].tps;
 		med[j] = report_median(scratch, m);
-		if (med[j] > c->peak_tps)
-		{
-			c->peak_tps = med[j];
-			c->peak_clients = clients[j];
-		}
 	}
-	for (int j = 0; j < n; j++)
-		if (clients[j] > c->peak_clients && med[j] < c->peak_tps / 2)
-		{
-			c->cliff_clients = clients[j];
-			break;
-		}
+	cmp_curve_facts(clients, med, n, c);
 	free(clients);
 	free(med);
 }

@@ -127,6 +127,14 @@ struct cmp_side_curve
 	int cliff_clients; /* first client count past the peak below 50 %; 0 */
 };
 
+/*
+ * The peak and the cliff of a curve: CLIENTS ascending, MEDIAN_TPS the
+ * median tps at each.  The cliff is the first client count past the peak
+ * whose tps is below half the peak's.  The one definition of both.
+ */
+void cmp_curve_facts(const int *clients, const double *median_tps, int n,
+					 struct cmp_side_curve *c);
+
 struct cmp_curve
 {
 	const char *workload;
@@ -218,7 +226,7 @@ int cmp_format_parse(const char *name, enum cmp_format *out);
 /* JSON documents carry this version (see report/FORMATS.md). */
 #define CMP_JSON_VERSION 1
 
-/* S with & < > " escaped for XML text and attributes. */
+/* S escaped for XML text and attributes, as chart_escape() does. */
 void cmp_xml_escape(struct strbuf *out, const char *s);
 
 void compare_render(struct strbuf *out, const struct cmp_result *r,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "compare.h"
 #include "json_int.h"
 #include "report.h"
@@ -310,26 +311,108 @@ add_window_facts(struct strbuf *out, const struct cmp_result *r,
 	}
 }
 
+#define BAR_WIDTH 21
+
+static bool
+in_table(const struct cmp_point *p, const char *workload, bool windows)
+{
+	return strcmp(p->workload, workload) == 0 &&
+		   (p->window != NULL) == windows;
+}
+
+/*
+ * The scale of a table's bars: every estimate and twice the margin on
+ * either side of 1, with a little room.  One scale for all its rows, so
+ * that the bars compare down the table.
+ */
+static void
+bar_scale(const struct cmp_result *r, const char *workload, bool windows,
+		  double *lo, double *hi)
+{
+	double m = r->opts.margin;
+
+	*lo = 1 - 2 * m;
+	*hi = 1 + 2 * m;
+	for (int i = 0; i < r->npoints; i++)
+	{
+		const struct cmp_point *p = &r->points[i];
+
+		if (!in_table(p, workload, windows) || p->verdict == CMP_MISSING ||
+			!isfinite(p->r.ratio))
+			continue;
+		*lo = fmin(*lo, p->r.ratio);
+		*hi = fmax(*hi, p->r.ratio);
+	}
+	*lo -= 0.05 * (*hi - *lo);
+	*hi += 0.05 * (*hi - *lo);
+}
+
+static int
+bar_pos(double v, double lo, double hi)
+{
+	double t = (v - lo) / (hi - lo) * (BAR_WIDTH - 1);
+
+	if (!(t >= 0))
+		return isnan(t) ? -1 : 0;
+	return t > BAR_WIDTH - 1 ? BAR_WIDTH - 1 : (int) lround(t);
+}
+
+/*
+ * P's ratio as a bar on [LO, HI]: '|' the margin, ':' at 1, '-' the
+ * interval ('<' or '>' where it runs past the scale), 'o' the estimate;
+ * '.' elsewhere, so that the bar is one word for awk.
+ */
+static void
+add_bar(struct strbuf *out, const struct cmp_point *p,
+		const struct cmp_opts *o, double lo, double hi)
+{
+	char bar[BAR_WIDTH + 1];
+	int a, b, k;
+
+	memset(bar, '.', BAR_WIDTH);
+	bar[BAR_WIDTH] = '\0';
+	a = bar_pos(p->r.lo, lo, hi);
+	b = bar_pos(p->r.hi, lo, hi);
+	for (k = a < 0 ? 0 : a; a >= 0 && b >= 0 && k <= b; k++)
+		bar[k] = '-';
+	if (p->r.lo < lo)
+		bar[0] = '<';
+	if (!(p->r.hi <= hi))
+		bar[BAR_WIDTH - 1] = '>';
+	/* the margin and 1 stay visible across the interval */
+	if ((k = bar_pos(1 - o->margin, lo, hi)) >= 0)
+		bar[k] = '|';
+	if ((k = bar_pos(1 + o->margin, lo, hi)) >= 0)
+		bar[k] = '|';
+	if ((k = bar_pos(1, lo, hi)) >= 0)
+		bar[k] = ':';
+	if ((k = bar_pos(p->r.ratio, lo, hi)) >= 0)
+		bar[k] = 'o';
+	strbuf_addstr(out, bar);
+}
+
 /* The rows of WORKLOAD: whole points, or (WINDOWS) its windows. */
 static void
 text_table(struct strbuf *out, const struct cmp_result *r,
 		   const char *workload, bool windows)
 {
-	char head[64], pct[32];
+	char head[64], pct[32], scale[BAR_WIDTH + 16];
+	double lo, hi;
 
+	bar_scale(r, workload, windows, &lo, &hi);
 	snprintf(head, sizeof(head), "[%s %% interval]",
 			 conf_pct(r->opts.conf, pct, sizeof(pct)));
+	snprintf(scale, sizeof(scale), "%-5.2f%*.2f", lo, BAR_WIDTH - 5, hi);
 	strbuf_addf(out,
 				" clients%s  nA  nB            A            B   ratio"
-				"  %-18s  verdict\n",
-				windows ? "  window    " : "", head);
+				"  %-18s  %-*s  verdict\n",
+				windows ? "  window    " : "", head, BAR_WIDTH, scale);
 	for (int i = 0; i < r->npoints; i++)
 	{
 		const struct cmp_point *p = &r->points[i];
 		struct strbuf iv = STRBUF_INIT;
 
-		if (strcmp(p->workload, workload) != 0 ||
-			(p->window != NULL) != windows)
+		if (!in_table(p, workload, windows))
 			continue;
 		strbuf_addf(out, "%8d", p->clients);
 		if (windows)
@@ -339,11 +422,13 @@ text_table(struct strbuf *out, const struct cmp_result *r,
 		strbuf_addch(out, ' ');
 		add_value(out, r, p->median_b, 12);
 		if (p->verdict == CMP_MISSING)
-			strbuf_addf(out, "  %6s  %-18s  ", "-", "");
+			strbuf_addf(out, "  %6s  %-18s  %-*s  ", "-", "", BAR_WIDTH, "");
 		else
 		{
 			add_interval(&iv, p->r.lo, p->r.hi);
 			strbuf_addf(out, "  %6.3f  %-18s  ", p->r.ratio, iv.buf);
+			add_bar(out, p, &r->opts, lo, hi);
+			strbuf_addstr(out, "  ");
 		}
 		add_verdict(out, p);
 		strbuf_addch(out, '\n');
@@ -374,8 +459,11 @@ render_text(struct strbuf *out, const struct cmp_result *r,
 			text_table(out, r, c->workload, true);
 			add_window_facts(out, r, c->workload, "  ");
 		}
+		else if (r->opts.metric == CMP_DIP)
+			add_window_facts(out, r, c->workload, "  ");
 	}
-	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "\nbars: o the ratio B/A, - its interval (< or > "
+					   "where it runs past the scale), | the margin, : 1\n");
 	add_summary(out, r);
 	strbuf_addch(out, '\n');
 }
@@ -598,24 +686,7 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 void
 cmp_xml_escape(struct strbuf *out, const char *s)
 {
-	for (; *s; s++)
-		switch (*s)
-		{
-			case '&':
-				strbuf_addstr(out, "&amp;");
-				break;
-			case '<':
-				strbuf_addstr(out, "&lt;");
-				break;
-			case '>':
-				strbuf_addstr(out, "&gt;");
-				break;
-			case '"':
-				strbuf_addstr(out, "&quot;");
-				break;
-			default:
-				strbuf_addch(out, *s);
-		}
+	chart_escape(out, s); /* the one escaper of markup */
 }
 
 /* One <testcase>: a failure for REGRESSION, skipped when undecided. */

@@ -69,7 +69,7 @@ gate() { # RUN BLOCKS VARIANT MODE -> exit code; keeps the point lines
 	printf '%s\n' "$out" >>"$tmp/gates.txt"
 	# per point: variant, blocks, clients, ratio, hi of the interval, verdict
 	[ "$4" = points ] && awk -v sc="$3" -v n="$2" '/^ +[0-9]+ +[0-9]+ +[0-9]+ / {
-		gsub(/[\[\],]/, " "); print sc, n, $1, $6, $8, $9 }' <<<"$out" >>"$tmp/points.txt"
+		gsub(/[\[\],]/, " "); print sc, n, $1, $6, $8, $10 }' <<<"$out" >>"$tmp/points.txt"
 	echo "$rc"
 }
 
