@@ -1531,7 +1531,15 @@ report_html_run(struct store *st, int64_t run_id, const struct cmp_query *q,
 		sb->s.variant = vars[v].name;
 		sb->block_hi = -1;
 		if (compare_stored(st, sa, sb, q, &res[nres], &labels, err) < 0)
-			goto out;
+		{
+			/* a variant with nothing to judge (an interrupted run, or no
+			 * samples of the metric) is drawn, not judged */
+			if (err->kind != PGC_ERR_USAGE)
+				goto out;
+			compare_result_free(&res[nres]);
+			error_clear(err);
+			continue;
+		}
 		results[nres].res = &res[nres];
 		results[nres].title = title =
 			xasprintf("%s against %s", vars[v].name, vars[0].name);

@@ -127,4 +127,10 @@ page series_svg "$TMP/series.svg" "series:1/0/1/1/3/0 empty:0"
 wd DELETE "/session/$sid" >/dev/null
 stop_driver
 trap - EXIT
+# the browser's processes end a moment after its session: wait for them
+# (10 s at most) before finish counts what is left
+for _ in $(seq 50); do
+	live_procs | grep -q -- "$TMP/chrome" || break
+	sleep 0.2
+done
 finish

@@ -90,6 +90,15 @@ make_store(struct store *st)
 		CHECK_INT(store_variant_add(st, id, &var, &err), 0);
 		free(settings);
 	}
+	{
+		/* a variant the run never reached (interrupted): drawn as nothing,
+		 * not judged, and no reason to refuse the page */
+		struct store_variant var = {0};
+
+		var.name = "unreached";
+		var.kind = "managed";
+		CHECK_INT(store_variant_add(st, id, &var, &err), 0);
+	}
 	for (int b = 0; b < NBLOCKS; b++)
 		for (int c = 0; c < NCLIENTS; c++)
 			for (int v = 0; v < NVARIANTS; v++, order++)
