@@ -76,7 +76,14 @@ wd() {	# wd METHOD PATH [JSON]
 	curl -sS --max-time 60 -X "$1" "http://127.0.0.1:$port$2" \
 		-H 'Content-Type: application/json' ${3:+-d "$3"}
 }
-for _ in $(seq 50); do wd GET /status 2>/dev/null | jq -e .value.ready >/dev/null 2>&1 && break; sleep 0.2; done
+# a cold start (the first after installing, a loaded machine) can take
+# seconds: wait for it to say ready, 60 s at most
+ready=false
+for _ in $(seq 300); do
+	wd GET /status 2>/dev/null | jq -e .value.ready >/dev/null 2>&1 && { ready=true; break; }
+	sleep 0.2
+done
+$ready || { fail "chromedriver never said ready: $(tail -5 "$TMP/chromedriver.log")"; stop_driver; finish; }
 caps='{"capabilities":{"alwaysMatch":{"browserName":"chrome",
   "goog:chromeOptions":{"binary":"'"$(command -v chromium)"'",
     "args":["--headless=new","--no-sandbox","--disable-gpu","--hide-scrollbars",

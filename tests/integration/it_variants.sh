@@ -53,7 +53,7 @@ grep -q "paired by block, Holm over 12 points" "$TMP/cmp" || fail "compare: not 
 check_eq "compare point lines" "$(grep -cE '^ +[123] +2 +2 .*(REGRESSION|SAME|FASTER|IMPROVED|INCONCLUSIVE)' "$TMP/cmp")" 3
 grep -q "^A (baseline):  run $run, variant base, 3 points x 2 blocks$" "$TMP/cmp" || fail "compare: label"
 check_eq "window rows" "$(grep -cE '^ +[123]  (before|during|after) +2 +2 ' "$TMP/cmp")" 9
-check_eq "dip lines" "$(grep -cE '^  [123] clients: dip \(during/before\) A [0-9.]+, B [0-9.]+; recovery' "$TMP/cmp")" 3
+check_eq "dip lines" "$(grep -cE '^  [123] clients?: dip \(during/before\) A [0-9.]+, B [0-9.]+; recovery' "$TMP/cmp")" 3
 "$PGCLIFF" run "$TMP/v.yaml" -T 2s 2>"$TMP/short_err"
 check_eq "-T shorter than a window" $? 64
 grep -q "window 'after' of the recipe ends at 3 s, past -T 2 s" "$TMP/short_err" || fail "-T: no reason"
