@@ -95,6 +95,12 @@ const struct cmd cmd_run = {
 		"                          default; free with -f/-b or --target), or\n"
 		"                          two CPU lists such as 0/1 or 0-3/4-7\n",
 	.usage2 =
+		"      --profile           CPU profiles of the managed servers during\n"
+		"                          every window, by perf (linux-perf); over the\n"
+		"                          recipe's profile:, --no-profile turns it\n"
+		"                          off; show --profile prints them\n"
+		"      --profile-rate HZ   cpu-clock samples a second (default 99);\n"
+		"                          implies --profile\n"
 		"      --until-decided     with variants: add blocks until the first\n"
 		"                          variant against each other one is decided\n"
 		"                          (judged after every block with alpha\n"
@@ -220,6 +226,7 @@ struct run_opts
 	int repeat;
 	int nvariant_args;
 	int max_repeats;    /* --max-repeats: blocks at most (0: the budget's) */
+	int profile_hz;     /* --profile[=HZ] > 0, --no-profile -1 */
 	enum cmp_rule rule; /* --rule: what makes a REGRESSION */
 	bool progress_timestamp; /* --progress-timestamp */
 	bool shown_script;       /* --show-script: printed, exit 0 */
@@ -321,6 +328,9 @@ enum
 	OPT_TARGET,
 	OPT_SEED,
 	OPT_KEEP_LOGS,
+	OPT_PROFILE,
+	OPT_PROFILE_RATE,
+	OPT_NO_PROFILE,
 	OPT_PLACEMENT,
 	OPT_VARIANT,
 	OPT_RANDOM_SEED,
@@ -607,6 +617,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"target", required_argument, NULL, OPT_TARGET},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
+		{"profile", no_argument, NULL, OPT_PROFILE},
+		{"profile-rate", required_argument, NULL, OPT_PROFILE_RATE},
+		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
 		{"placement", required_argument, NULL, OPT_PLACEMENT},
 		{"variant", required_argument, NULL, OPT_VARIANT},
 		{"random-seed", required_argument, NULL, OPT_RANDOM_SEED},
@@ -812,6 +825,20 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case OPT_KEEP_LOGS:
 				o->keep_logs = true;
+				break;
+			case OPT_PROFILE:
+				if (o->profile_hz <= 0)
+					o->profile_hz = RECIPE_PROFILE_HZ;
+				break;
+			case OPT_PROFILE_RATE:
+				if (!cmd_parse_count(optarg, 10000, &o->profile_hz))
+					return cmd_usage_error(&cmd_run,
+										   "invalid --profile-rate \"%s\" "
+										   "(samples a second, 1 to 10000)",
+										   optarg);
+				break;
+			case OPT_NO_PROFILE:
+				o->profile_hz = -1;
 				break;
 			case OPT_PLACEMENT:
 			{
@@ -1278,6 +1305,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->defines = o->defines;
 	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
+	c->profile_hz = o->profile_hz;
 	c->placement = o->placement_set ? &o->placement : NULL;
 	c->interrupt = &cmd_interrupted;
 	c->on_event = on_event;

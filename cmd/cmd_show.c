@@ -25,8 +25,9 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show one stored run: provenance, points, series",
 	.usage =
-		"usage: pgcliff show RUN [--series] [--samples] [--scripts] [--build]\n"
-		"                        [--recipe] [--format text|json|csv] [--db PATH]\n"
+		"usage: pgcliff show RUN [--series] [--samples] [--profile] [--scripts]\n"
+		"                        [--build] [--recipe] [--format text|json|csv]\n"
+		"                        [--db PATH]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"
@@ -34,7 +35,9 @@ const struct cmd cmd_show = {
 		"scripts and statement latencies), and with --series the per-second\n"
 		"transaction counts; with --samples the servers' own, per node and\n"
 		"second (commits, replay lag, wait events, recovery conflicts, and what\n"
-		"each sample cost).  --scripts prints the script files the run used,\n"
+		"each sample cost); with --profile the servers' CPU profiles of each\n"
+		"plan step's window (run --profile), per node its samples and the\n"
+		"functions with the largest share.  --scripts prints the script files the run used,\n"
 		"as they were, each after a \"-- file: PATH\" line.  --build prints\n"
 		"the provenance of the variants built from source (pgcliff build):\n"
 		"source tree, configure options, compiler, each #define with its file\n"
@@ -426,6 +429,54 @@ print_samples(struct store *st, int64_t run_id,
 	return 0;
 }
 
+/* How many functions of each node's profile show --profile prints. */
+#define SHOW_PROFILE_TOP 20
+
+/* show --profile: each plan step's profile, per node. */
+static int
+print_profiles(struct store *st, int64_t run_id,
+			   const struct store_point_row *p, int np, struct pgc_error *err)
+{
+	bool any = false;
+
+	for (int i = 0; i < np; i++)
+	{
+		struct store_profile_row *pr = NULL;
+		int n = 0, shown = 0;
+
+		if (i > 0 && p[i - 1].order_idx == p[i].order_idx)
+			continue;
+		if (store_get_profile(st, run_id, p[i].order_idx, &pr, &n, err) < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+		{
+			if (pr[k].dso == NULL)
+			{
+				any = true;
+				shown = 0;
+				printf(
+					"\nprofile of plan step %d (%s, %d clients), %s: %" PRIu64
+					" samples at %d Hz%s\n",
+					p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
+					pr[k].samples, pr[k].hz,
+					pr[k].samples ? "" : " (none: the server was idle)");
+				if (pr[k].samples)
+					printf("  %7s %8s  %-20s %s\n", "self", "samples",
+						   "module", "function");
+				continue;
+			}
+			if (shown++ < SHOW_PROFILE_TOP)
+				printf("  %6.2f%% %8" PRIu64 "  %-20s %s\n", pr[k].pct,
+					   pr[k].samples, pr[k].dso, pr[k].symbol);
+		}
+		store_profile_free(pr, n);
+	}
+	if (!any)
+		printf("\nno profiles: the run was made without --profile (or perf "
+			   "could not sample; its start said why)\n");
+	return 0;
+}
+
 /*
  * --format json|csv: RUN's variants, points (and series) through the one
  * owner of these documents, report/export.c.
@@ -502,6 +553,7 @@ show_fn(int argc, char **argv)
 		{"series", no_argument, NULL, 's'},
 		{"scripts", no_argument, NULL, 'f'},
 		{"samples", no_argument, NULL, 'm'},
+		{"profile", no_argument, NULL, 'p'},
 		{"build", no_argument, NULL, 'b'},
 		{"recipe", no_argument, NULL, 'r'},
 		{"format", required_argument, NULL, 'F'},
@@ -509,7 +561,7 @@ show_fn(int argc, char **argv)
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL, *format = "text";
 	bool series = false, scripts = false, samples = false, builds = false;
-	bool recipe = false;
+	bool recipe = false, profiles = false;
 	int ch, np = 0, nv = 0;
 	int64_t id;
 	struct cmd_ctx ctx;
@@ -535,6 +587,9 @@ show_fn(int argc, char **argv)
 				break;
 			case 'm':
 				samples = true;
+				break;
+			case 'p':
+				profiles = true;
 				break;
 			case 'b':
 				builds = true;
@@ -684,7 +739,8 @@ show_fn(int argc, char **argv)
 		ok = print_details(st, points, np, err) == 0 &&
 			 print_looks(st, run.id, err) == 0 &&
 			 print_windows(st, &run, points, np, err) == 0 &&
-			 (!samples || print_samples(st, run.id, points, np, err) == 0);
+			 (!samples || print_samples(st, run.id, points, np, err) == 0) &&
+			 (!profiles || print_profiles(st, run.id, points, np, err) == 0);
 
 		if (series && ok)
 			for (int i = 0; i < np; i++)

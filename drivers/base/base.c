@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -599,6 +600,44 @@ file_write_replace(const char *path, const char *data, size_t len, mode_t mode,
 	}
 	free(tmp);
 	return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------- children */
+
+pid_t
+process_spawn(char *const *argv, const char *cwd, const struct process_io *io,
+			  struct pgc_error *err)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not start %s: %s", argv[0],
+				  strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+	{
+		int devnull = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		/* a killed pgcliff takes its children down with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		umask(022); /* servers run as another user: keep it readable */
+		dup2(io->in >= 0 ? io->in : devnull, 0);
+		dup2(io->out >= 0 ? io->out : io->err, 1);
+		dup2(io->err, 2);
+		if (cwd && chdir(cwd) != 0)
+		{
+			dprintf(2, "pgcliff: cannot enter %s: %s\n", cwd, strerror(errno));
+			_exit(127);
+		}
+		execvp(argv[0], argv);
+		dprintf(2, "pgcliff: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid); /* both sides: a kill of the group never misses */
+	return pid;
 }
 
 /* ------------------------------------------------------- fault injection */

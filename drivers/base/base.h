@@ -188,6 +188,22 @@ int dir_make_all(const char *path, mode_t mode, struct pgc_error *err);
 int file_copy(const char *from, const char *to, mode_t mode,
 			  struct pgc_error *err);
 
+/* Where a child's standard streams go. */
+struct process_io
+{
+	int in;  /* stdin, or -1: /dev/null */
+	int out; /* stdout, or -1: ERR */
+	int err; /* stderr */
+};
+
+/*
+ * Start ARGV (found in PATH) in CWD (NULL: here), in a process group of
+ * its own, killed when pgcliff dies (PR_SET_PDEATHSIG), umask 022.
+ * Returns the pid, or -1 with ERR.
+ */
+pid_t process_spawn(char *const *argv, const char *cwd,
+					const struct process_io *io, struct pgc_error *err);
+
 /*
  * Write LEN bytes of DATA to PATH, replacing it whole or not at all: a
  * file beside it, synced, then renamed over PATH.  A failure leaves PATH

@@ -123,51 +123,6 @@ sb_text(const struct strbuf *sb)
 
 /* ------------------------------------------------------------ children */
 
-struct child_io
-{
-	int in;  /* stdin, or -1: /dev/null */
-	int out; /* stdout, or -1: ERR */
-	int err; /* stderr */
-};
-
-/* Start ARGV in CWD, in a process group of its own.  Returns the pid. */
-static pid_t
-spawn(char *const *argv, const char *cwd, const struct child_io *io,
-	  struct pgc_error *err)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-	{
-		error_set(err, PGC_ERR_IO, "could not start %s: %s", argv[0],
-				  strerror(errno));
-		return -1;
-	}
-	if (pid == 0)
-	{
-		int devnull = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		/* a killed pgcliff takes make down with it, not a half-built
-		 * cache directory another pgcliff will clear */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		umask(022); /* servers run as another user: keep it readable */
-		dup2(io->in >= 0 ? io->in : devnull, 0);
-		dup2(io->out >= 0 ? io->out : io->err, 1);
-		dup2(io->err, 2);
-		if (cwd && chdir(cwd) != 0)
-		{
-			dprintf(2, "pgcliff: cannot enter %s: %s\n", cwd, strerror(errno));
-			_exit(127);
-		}
-		execvp(argv[0], argv);
-		dprintf(2, "pgcliff: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid); /* both sides: no race with the kill below */
-	return pid;
-}
-
 /*
  * Wait for PID; on an interrupt, stop its whole group.  Returns its exit
  * status (0-255), 128+N for a signal, or -1 when interrupted.
@@ -214,14 +169,14 @@ static int
 run_logged(char *const *argv, const char *cwd, int logfd,
 		   const struct build_options *o, struct pgc_error *err)
 {
-	struct child_io io = {-1, -1, logfd};
+	struct process_io io = {-1, -1, logfd};
 	pid_t pid;
 
 	dprintf(logfd, "$ ");
 	for (int i = 0; argv[i]; i++)
 		dprintf(logfd, "%s%s", i ? " " : "", argv[i]);
 	dprintf(logfd, "\n");
-	if ((pid = spawn(argv, cwd, &io, err)) < 0)
+	if ((pid = process_spawn(argv, cwd, &io, err)) < 0)
 		return -1;
 	return wait_child(pid, o);
 }
@@ -235,7 +190,7 @@ run_capture(char *const *argv, const char *cwd, int errfd, struct strbuf *out,
 			const struct build_options *o, struct pgc_error *err)
 {
 	int fds[2];
-	struct child_io io;
+	struct process_io io;
 	pid_t pid;
 	char buf[65536];
 
@@ -247,7 +202,7 @@ run_capture(char *const *argv, const char *cwd, int errfd, struct strbuf *out,
 	io.in = -1;
 	io.out = fds[1];
 	io.err = errfd >= 0 ? errfd : fds[1];
-	pid = spawn(argv, cwd, &io, err);
+	pid = process_spawn(argv, cwd, &io, err);
 	close(fds[1]);
 	if (pid < 0)
 	{
@@ -899,8 +854,8 @@ copy_source(struct job *j, const char *dest, struct pgc_error *err)
 					  "-cf", "-",  ".",    NULL};
 	char *extract[] = {"tar", "-C", (char *) dest, "-xf", "-", NULL};
 	int fds[2];
-	struct child_io c = {-1, -1, j->logfd};
-	struct child_io x = {-1, -1, j->logfd};
+	struct process_io c = {-1, -1, j->logfd};
+	struct process_io x = {-1, -1, j->logfd};
 	pid_t pc, px;
 	int sc, sx;
 
@@ -913,8 +868,8 @@ copy_source(struct job *j, const char *dest, struct pgc_error *err)
 	}
 	c.out = fds[1];
 	x.in = fds[0];
-	pc = spawn(create, NULL, &c, err);
-	px = pc < 0 ? -1 : spawn(extract, NULL, &x, err);
+	pc = process_spawn(create, NULL, &c, err);
+	px = pc < 0 ? -1 : process_spawn(extract, NULL, &x, err);
 	close(fds[0]);
 	close(fds[1]);
 	sc = pc < 0 ? -1 : wait_child(pc, j->o);

@@ -256,6 +256,8 @@ int target_start(struct target *t, struct pgc_error *err);
 int target_stop(struct target *t, struct pgc_error *err);
 
 bool target_managed(const struct target *t);
+/* The postmaster of a managed NODE that runs; 0 for external or none. */
+pid_t target_pid(const struct target *t, enum target_node_id node);
 bool target_has_standby(const struct target *t);
 
 /* NULL-terminated libpq parameters of NODE (empty when it has none). */

@@ -485,6 +485,12 @@ target_stop(struct target *t, struct pgc_error *err)
 	return 0;
 }
 
+pid_t
+target_pid(const struct target *t, enum target_node_id node)
+{
+	return t->node[node].cluster ? cluster_pid(t->node[node].cluster) : 0;
+}
+
 bool
 target_managed(const struct target *t)
 {

@@ -2651,6 +2651,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	int ti = 0, client_base = 0;
 	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false, injected = false;
+	bool edge_begun = false, edge_ended = false;
 	struct progress_mark *mark;
 	int64_t last_ns, next_sample;
 	struct sampler sm;
@@ -2790,6 +2791,19 @@ load_run(const struct load_point *p, struct load_result *out,
 	{
 		usleep(20000);
 		now = clock_now_ns();
+		if (p->window_edge && !e.txmode && !edge_begun &&
+			now >= e.window_start_ns && now < e.window_end_ns &&
+			!atomic_load(&e.stop))
+		{
+			edge_begun = true;
+			p->window_edge(p->window_edge_arg, true);
+		}
+		if (edge_begun && !edge_ended &&
+			(now >= e.window_end_ns || atomic_load(&e.stop)))
+		{
+			edge_ended = true;
+			p->window_edge(p->window_edge_arg, false);
+		}
 		if (!injected && now >= e.window_start_ns + 500000000)
 		{
 			injected = true;
@@ -2819,6 +2833,8 @@ load_run(const struct load_point *p, struct load_result *out,
 			next_sample += 1000000000;
 		}
 	}
+	if (edge_begun && !edge_ended)
+		p->window_edge(p->window_edge_arg, false);
 	for (int i = 0; i < nodes; i++)
 		PQfinish(sm.conns[i]);
 	free(sm.conns);

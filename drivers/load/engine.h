@@ -232,6 +232,13 @@ struct load_point
 	/* servers to sample every second of the window (not with -t) */
 	const struct load_node *nodes;
 	int nnodes;
+	/*
+	 * Told from the calling thread when the window begins (BEGINS true)
+	 * and when it ends or the point stops early (false), within 20 ms;
+	 * not with -t.  NULL: nobody is told.  (A profiler's start and stop.)
+	 */
+	void (*window_edge)(void *arg, bool begins);
+	void *window_edge_arg;
 	/* where debug() writes, from worker threads; NULL = nowhere */
 	script_debug_fn debug;
 	void *debug_arg;

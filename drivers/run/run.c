@@ -19,6 +19,7 @@
 
 #include "cluster.h"
 #include "hist.h"
+#include "profile.h"
 #include "run_int.h"
 
 /* One variant's servers and what the run learnt of them. */
@@ -34,38 +35,47 @@ struct run_target
 
 struct run
 {
+	/* 8-byte fields first, then 4-byte, then the flags: no padding */
 	struct run_config c;
+	/* where servers and driver run, resolved on this machine */
+	struct placement placement;
+	struct cpu_mask old_cpus; /* what the driver had before it was pinned */
 	struct store *store;
 	const char *command_line;
 	const struct recipe *recipe;
 	struct variant *vars;
-	int nvars;
 	struct run_target *targets;
 	struct recipe_plan_step *plan;
-	int nplan;
-	const int *sweep; /* -c's list, else the recipe's */
-	int nsweep;
-	int repeat;
+	const int *sweep;              /* -c's list, else the recipe's */
 	struct script_define *defines; /* variables:, then -D over them */
-	int ndefines;
 	/* per recipe workload: its scripts, weights and failure policy */
 	const struct script ***wl_scripts;
 	int **wl_weights;
 	struct load_policy *policies;
 	int64_t run_id;
 	const char *status;
-	int points_done;
 	struct report_row *rows;
+	char *logs_dir; /* run_set_logs_dir() */
+	/* servers' CPU profiles (profile.h): where perf writes, the step's
+	 * running profiles (one per node), its target; the rate (0: none) */
+	char *profile_dir;
+	struct profile *prof[2];
+	const struct run_target *prof_target;
+	struct pgc_error finish_err;
+	int nvars;
+	int nplan;
+	int nsweep;
+	int repeat;
+	int ndefines;
+	int points_done;
 	int nrows;
 	int aborted_clients;
+	int profile_hz;
+	int prof_order;
 	char abort_reason[1024];
 	bool has_finish_err;
-	struct pgc_error finish_err;
-	/* where servers and driver run, resolved on this machine */
-	struct placement placement;
 	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
-	struct cpu_mask old_cpus;
-	char *logs_dir; /* run_set_logs_dir() */
+	bool prof_external_said;
 };
 
 /* ------------------------------------------------------------- events */
@@ -1219,6 +1229,143 @@ place_point(struct run *r, struct run_target *rt,
 }
 
 /* Plan step ORDER, measured and stored; -1 with ERR stops the run. */
+/* ----------------------------------------------------------- profiles */
+
+/* Whether and how the servers are profiled; said at the start either way. */
+static void
+setup_profiles(struct run *r)
+{
+	int hz = r->c.profile_hz > 0   ? r->c.profile_hz
+			 : r->c.profile_hz < 0 ? 0
+								   : r->recipe->profile_hz;
+	char why[512];
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (hz <= 0)
+		return;
+	if (profile_check(why, sizeof(why)) < 0)
+	{
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "profiles: not taken, the run goes on without them: %s",
+				  why);
+		return;
+	}
+	dir = xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL)
+	{
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "profiles: not taken: no directory for perf's files in "
+				  "%s",
+				  tmp && *tmp ? tmp : "/tmp");
+		free(dir);
+		return;
+	}
+	r->profile_dir = dir;
+	r->profile_hz = hz;
+	emit_text(r, RUN_EV_NOTE, NULL,
+			  "profiles: cpu-clock at %d Hz of each managed server's "
+			  "processes during every window (perf record -p)",
+			  hz);
+}
+
+/* The engine's window edges: perf starts at the window's start, stops at
+ * its end (called from the run's own thread). */
+static void
+on_window_edge(void *arg, bool begins)
+{
+	struct run *r = arg;
+	static const char *const names[2] = {"primary", "standby"};
+
+	for (int node = 0; node < 2; node++)
+	{
+		struct pgc_error e;
+
+		if (begins)
+		{
+			pid_t pid =
+				target_pid(r->prof_target->t, (enum target_node_id) node);
+			pid_t *pids;
+			int n;
+			char name[64];
+
+			if (pid <= 0)
+			{
+				if (node == 0 && !r->prof_external_said)
+				{
+					r->prof_external_said = true;
+					emit_text(r, RUN_EV_NOTE, NULL,
+							  "profiles: not taken of external servers "
+							  "(pgcliff profiles the servers it starts)");
+				}
+				continue;
+			}
+			n = profile_process_tree(pid, &pids);
+			snprintf(name, sizeof(name), "p%d-%s", r->prof_order, names[node]);
+			r->prof[node] = profile_start(pids, n, r->profile_hz,
+										  r->profile_dir, name, &e);
+			if (r->prof[node] == NULL)
+				emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: the %s's not taken at point %d: %s",
+						  names[node], r->prof_order + 1, e.message);
+			free(pids);
+		}
+		else if (r->prof[node] && profile_stop(r->prof[node], &e) < 0)
+		{
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: the %s's at point %d is lost: %s",
+					  names[node], r->prof_order + 1, e.message);
+			profile_free(r->prof[node]);
+			r->prof[node] = NULL;
+		}
+	}
+}
+
+#define PROFILE_TOP 40
+
+/* The step's profiles into the store (KEEP false: dropped), then freed. */
+static int
+store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
+{
+	static const char *const names[2] = {"primary", "standby"};
+	int rc = 0;
+
+	for (int node = 0; node < 2; node++)
+	{
+		struct profile_entry *e = NULL;
+		struct store_profile_row *rows;
+		uint64_t total = 0;
+		int n = 0;
+		struct pgc_error perr;
+
+		if (r->prof[node] == NULL)
+			continue;
+		if (keep && rc == 0 &&
+			profile_report(r->prof[node], PROFILE_TOP, &e, &n, &total, &perr) <
+				0)
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: the %s's at point %d is lost: %s",
+					  names[node], order + 1, perr.message);
+		else if (keep && rc == 0)
+		{
+			rows = xcalloc((size_t) n + 1, sizeof(*rows));
+			rows[0] = (struct store_profile_row){NULL,  NULL,  NULL,
+												 100.0, total, r->profile_hz};
+			for (int i = 0; i < n; i++)
+				rows[i + 1] = (struct store_profile_row){
+					NULL,     e[i].dso,   e[i].symbol,
+					e[i].pct, e[i].count, r->profile_hz};
+			rc = store_profile_add(r->store, r->run_id, order, names[node],
+								   rows, n + 1, err);
+			free(rows);
+		}
+		profile_entries_free(e, n);
+		profile_free(r->prof[node]);
+		r->prof[node] = NULL;
+	}
+	return rc;
+}
+
 static int
 run_step(struct run *r, int order, struct load_workload *wl,
 		 struct pgc_error *err)
@@ -1291,6 +1438,13 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		lp.log_seed = lp.seed ^ 0x6c6f67u;
 	}
 	lp.failures_detailed = c->failures_detailed;
+	if (r->profile_hz > 0)
+	{
+		r->prof_target = rt;
+		r->prof_order = order;
+		lp.window_edge = on_window_edge;
+		lp.window_edge_arg = r;
+	}
 
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RUN_EV_POINT_BEGIN;
@@ -1307,6 +1461,12 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	{
 		if (res.w)
 			store_samples(r, &lp, &res, order, NULL);
+		store_profiles(r, order, false, NULL);
+		load_result_release(&res);
+		return -1;
+	}
+	if (store_profiles(r, order, true, err) < 0)
+	{
 		load_result_release(&res);
 		return -1;
 	}
@@ -1705,6 +1865,7 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	store_wait_for_locks(store, r->c.interrupt, on_store_wait, r);
 	if (build_variants(r, err) < 0 || begin_run(r, err) < 0)
 		goto out;
+	setup_profiles(r);
 	/* after the builds (they use every CPU), before any server starts:
 	 * the engine's threads and the servers' children inherit this */
 	if (r->placement.mode != PLACEMENT_FREE)
@@ -1736,6 +1897,17 @@ out:
 	if (err->kind == PGC_ERR_INTERRUPTED)
 		r->status = "interrupted";
 	close_targets(r, result < 0);
+	for (int node = 0; node < 2; node++)
+	{
+		profile_free(r->prof[node]);
+		r->prof[node] = NULL;
+	}
+	if (r->profile_dir)
+	{
+		dir_remove_tree(r->profile_dir);
+		free(r->profile_dir);
+		r->profile_dir = NULL;
+	}
 	if (r->pinned)
 	{
 		placement_restore(&r->old_cpus);

@@ -131,6 +131,9 @@ struct run_config
 	int scale;          /* -s */
 	int progress_s;
 	int ndefines;
+	/* --profile: > 0 servers' CPU profiles at this rate, -1 none, 0 the
+	 * recipe's profile: */
+	int profile_hz;
 	enum cmp_rule seq_rule; /* what makes a REGRESSION (compare.h) */
 	bool warmup_set;
 	bool reconnect;     /* -C: every workload a connection per transaction */

@@ -38,7 +38,7 @@ static const char *const top_keys[] = {
 	"reset",         "primary",     "standby",   "duration", "warmup",
 	"repeat",        "workloads",   "sweep",     "measure",  "variants",
 	"restart",       "windows",     "variables", "init",     "source",
-	"run_workloads", "placement",   NULL};
+	"run_workloads", "placement",   "profile",   NULL};
 static const char *const placement_keys[] = {"server", "driver", NULL};
 static const char *const variant_keys[] = {"server", "bindir", "target",
 										   "build", NULL};
@@ -460,6 +460,42 @@ parse_bool(struct loader *ld, const yaml_node_t *node, const char *what,
 		*out = false;
 	else
 		return fail(ld, node, "%s must be true or false, not \"%s\"", what, v);
+	return 0;
+}
+
+/* profile: on | off | HZ (cpu-clock samples per second, profile.h) */
+static int
+parse_profile(struct loader *ld, const yaml_node_t *node)
+{
+	const char *v;
+	char *end;
+	long hz;
+
+	if (expect_scalar(ld, node, "'profile'") < 0)
+		return -1;
+	v = scalar(node);
+	if (strcmp(v, "on") == 0 || strcmp(v, "true") == 0)
+	{
+		ld->r->profile_hz = RECIPE_PROFILE_HZ;
+		return 0;
+	}
+	if (strcmp(v, "off") == 0 || strcmp(v, "false") == 0)
+	{
+		ld->r->profile_hz = 0;
+		return 0;
+	}
+	errno = 0;
+	hz = strtol(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end || errno || hz < 1 || hz > 10000)
+	{
+		fail(ld, node,
+			 "'profile' must be on, off or a rate in Hz (1 to "
+			 "10000), not \"%s\"",
+			 v);
+		error_hint(ld->err, "profile: on samples at %d Hz", RECIPE_PROFILE_HZ);
+		return -1;
+	}
+	ld->r->profile_hz = (int) hz;
 	return 0;
 }
 
@@ -1888,6 +1924,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 	}
 	if ((v = lookup(ld, root, "placement")) != NULL &&
 		parse_placement(ld, v) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "profile")) != NULL && parse_profile(ld, v) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "run_workloads")) != NULL)
 	{

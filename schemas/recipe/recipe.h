@@ -219,6 +219,7 @@ struct recipe
 	int sweep_jobs; /* when !sweep_jobs_eq_clients and no list */
 	int nvariants;
 	int nwindows;
+	int profile_hz; /* profile: servers' CPU profiles at this rate; 0 off */
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
 	bool separately;        /* run_workloads: separately */
@@ -281,6 +282,9 @@ int recipe_protocol_parse(const char *text, enum recipe_protocol *out);
 
 /* The metric names `measure:` accepts, NULL-terminated. */
 extern const char *const recipe_metrics[];
+
+/* profile: on samples at this rate (profile.h's default) */
+#define RECIPE_PROFILE_HZ 99
 
 /*
  * Jobs of the recipe's sweep point I (0 <= I < nsweep_clients), which has

@@ -190,6 +190,16 @@ static const char *const migrations[] = {
 	/* 7 -> 8: which process writes a run, so that a reader can tell a
 	 * running run from one whose process died (process_identity()) */
 	"ALTER TABLE run ADD COLUMN owner TEXT;",
+	/* 8 -> 9: server CPU profiles of a point's window, per node: rank 0
+	 * holds the whole profile (its samples and rate), 1.. its functions */
+	("CREATE TABLE profile ("
+	 "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	 "  order_idx INTEGER NOT NULL,"
+	 "  node TEXT NOT NULL,"
+	 "  rank INTEGER NOT NULL,"
+	 "  dso TEXT, symbol TEXT,"
+	 "  pct REAL NOT NULL, samples INTEGER NOT NULL, hz INTEGER NOT NULL,"
+	 "  PRIMARY KEY (run_id, order_idx, node, rank)) WITHOUT ROWID;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -1272,53 +1282,25 @@ store_get_scripts(struct store *st, int64_t point_id,
 	return 0;
 }
 
-int
-store_samples_add(struct store *st, int64_t run_id, int order_idx,
-				  const struct store_sample_row *rows, int n,
-				  struct pgc_error *err)
+/*
+ * Insert N rows in one transaction: SQL prepared once, BIND(stmt, i,
+ * arg) binding row I.  WHAT names them in an error.
+ */
+static int
+insert_rows(struct store *st, const char *sql, int n,
+			void (*bind)(sqlite3_stmt *s, int i, const void *arg),
+			const void *arg, const char *what, struct pgc_error *err)
 {
 	sqlite3_stmt *s = NULL;
 
-	if (n == 0)
-		return 0;
 	if (exec_sql(st, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(
-			st->db,
-			"INSERT INTO sample (run_id, order_idx, node, second, ok, commits,"
-			" conflicts, standby, lag_bytes, lag_s, waits, query_ms, error)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			-1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		goto fail;
 	for (int i = 0; i < n; i++)
 	{
-		const struct store_sample_row *r = &rows[i];
-
 		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 1, run_id);
-		sqlite3_bind_int(s, 2, order_idx);
-		bind_text(s, 3, r->node);
-		sqlite3_bind_int(s, 4, r->second);
-		sqlite3_bind_int(s, 5, r->ok);
-		sqlite3_bind_int64(s, 6, r->commits);
-		bind_text(s, 7, r->conflicts);
-		sqlite3_bind_int(s, 8, r->standby);
-		if (r->standby)
-		{
-			sqlite3_bind_int64(s, 9, r->lag_bytes);
-			if (r->lag_s >= 0)
-				sqlite3_bind_double(s, 10, r->lag_s);
-			else
-				sqlite3_bind_null(s, 10);
-		}
-		else
-		{
-			sqlite3_bind_null(s, 9);
-			sqlite3_bind_null(s, 10);
-		}
-		bind_text(s, 11, r->waits);
-		sqlite3_bind_double(s, 12, r->query_ms);
-		bind_text(s, 13, r->error);
+		bind(s, i, arg);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto fail;
 	}
@@ -1332,10 +1314,71 @@ store_samples_add(struct store *st, int64_t run_id, int order_idx,
 	return 0;
 
 fail:
-	db_fail(st, err, "could not store the samples");
+{
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "could not store %s", what);
+	db_fail(st, err, msg);
+}
 	sqlite3_finalize(s);
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+struct sample_rows
+{
+	int64_t run_id;
+	int order_idx;
+	const struct store_sample_row *rows;
+};
+
+static void
+bind_sample(sqlite3_stmt *s, int i, const void *arg)
+{
+	const struct sample_rows *x = arg;
+	const struct store_sample_row *r = &x->rows[i];
+
+	sqlite3_bind_int64(s, 1, x->run_id);
+	sqlite3_bind_int(s, 2, x->order_idx);
+	bind_text(s, 3, r->node);
+	sqlite3_bind_int(s, 4, r->second);
+	sqlite3_bind_int(s, 5, r->ok);
+	sqlite3_bind_int64(s, 6, r->commits);
+	bind_text(s, 7, r->conflicts);
+	sqlite3_bind_int(s, 8, r->standby);
+	if (r->standby)
+	{
+		sqlite3_bind_int64(s, 9, r->lag_bytes);
+		if (r->lag_s >= 0)
+			sqlite3_bind_double(s, 10, r->lag_s);
+		else
+			sqlite3_bind_null(s, 10);
+	}
+	else
+	{
+		sqlite3_bind_null(s, 9);
+		sqlite3_bind_null(s, 10);
+	}
+	bind_text(s, 11, r->waits);
+	sqlite3_bind_double(s, 12, r->query_ms);
+	bind_text(s, 13, r->error);
+}
+
+int
+store_samples_add(struct store *st, int64_t run_id, int order_idx,
+				  const struct store_sample_row *rows, int n,
+				  struct pgc_error *err)
+{
+	struct sample_rows x = {run_id, order_idx, rows};
+
+	if (n == 0)
+		return 0;
+	return insert_rows(
+		st,
+		"INSERT INTO sample (run_id, order_idx, node, second, ok, commits,"
+		" conflicts, standby, lag_bytes, lag_s, waits, query_ms, error)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		n, bind_sample, &x, "the samples", err);
 }
 
 static void
@@ -1386,6 +1429,87 @@ store_samples_free(struct store_sample_row *rows, int n)
 		free((char *) rows[i].conflicts);
 		free((char *) rows[i].waits);
 		free((char *) rows[i].error);
+	}
+	free(rows);
+}
+
+struct profile_rows
+{
+	int64_t run_id;
+	int order_idx;
+	const char *node;
+	const struct store_profile_row *rows;
+};
+
+static void
+bind_profile(sqlite3_stmt *s, int i, const void *arg)
+{
+	const struct profile_rows *x = arg;
+
+	sqlite3_bind_int64(s, 1, x->run_id);
+	sqlite3_bind_int(s, 2, x->order_idx);
+	bind_text(s, 3, x->node);
+	sqlite3_bind_int(s, 4, i);
+	bind_text(s, 5, x->rows[i].dso);
+	bind_text(s, 6, x->rows[i].symbol);
+	sqlite3_bind_double(s, 7, x->rows[i].pct);
+	sqlite3_bind_int64(s, 8, (sqlite3_int64) x->rows[i].samples);
+	sqlite3_bind_int(s, 9, x->rows[i].hz);
+}
+
+int
+store_profile_add(struct store *st, int64_t run_id, int order_idx,
+				  const char *node, const struct store_profile_row *rows,
+				  int n, struct pgc_error *err)
+{
+	struct profile_rows x = {run_id, order_idx, node, rows};
+
+	return insert_rows(st,
+					   "INSERT INTO profile (run_id, order_idx, node, rank,"
+					   " dso, symbol, pct, samples, hz)"
+					   " VALUES (?,?,?,?,?,?,?,?,?)",
+					   n, bind_profile, &x, "the profile", err);
+}
+
+static void
+fill_profile(sqlite3_stmt *s, void *row)
+{
+	struct store_profile_row *r = row;
+
+	r->node = col_text(s, 0);
+	r->dso = col_text(s, 1);
+	r->symbol = col_text(s, 2);
+	r->pct = sqlite3_column_double(s, 3);
+	r->samples = (uint64_t) sqlite3_column_int64(s, 4);
+	r->hz = sqlite3_column_int(s, 5);
+}
+
+int
+store_get_profile(struct store *st, int64_t run_id, int order_idx,
+				  struct store_profile_row **rows, int *nrows,
+				  struct pgc_error *err)
+{
+	int64_t params[2] = {run_id, order_idx};
+	void *out;
+	int rc = select_rows(st,
+						 "SELECT node, dso, symbol, pct, samples, hz"
+						 " FROM profile WHERE run_id = ? AND order_idx = ?"
+						 " ORDER BY node, rank",
+						 params, 2, sizeof(**rows), fill_profile, &out, nrows,
+						 "the profile", err);
+
+	*rows = out;
+	return rc;
+}
+
+void
+store_profile_free(struct store_profile_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		free((char *) rows[i].node);
+		free((char *) rows[i].dso);
+		free((char *) rows[i].symbol);
 	}
 	free(rows);
 }

@@ -17,7 +17,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -382,6 +382,30 @@ int store_look_add(struct store *st, int64_t run_id,
 int store_get_looks(struct store *st, int64_t run_id, struct store_look **rows,
 					int *nrows, struct pgc_error *err);
 void store_looks_free(struct store_look *rows, int n);
+
+/*
+ * A server's CPU profile over the window of the point measured at plan
+ * step ORDER_IDX (profile.h): the first row is the whole (DSO and SYMBOL
+ * NULL, PCT 100, SAMPLES all of them), then its functions by share.
+ */
+struct store_profile_row
+{
+	const char *node; /* filled when read */
+	const char *dso;
+	const char *symbol;
+	double pct;
+	uint64_t samples;
+	int hz;
+};
+
+int store_profile_add(struct store *st, int64_t run_id, int order_idx,
+					  const char *node, const struct store_profile_row *rows,
+					  int n, struct pgc_error *err);
+/* Every node's rows of plan step ORDER_IDX, by node and rank. */
+int store_get_profile(struct store *st, int64_t run_id, int order_idx,
+					  struct store_profile_row **rows, int *nrows,
+					  struct pgc_error *err);
+void store_profile_free(struct store_profile_row *rows, int n);
 
 /* The occurrences of a timed event at a point (none for others). */
 int store_get_events(struct store *st, int64_t point_id,

@@ -182,6 +182,7 @@ test_upgrade_from_5(const char *dbfile)
 						   "ALTER TABLE run DROP COLUMN measure;"
 						   "ALTER TABLE run DROP COLUMN owner;"
 						   "DROP TABLE look;"
+						   "DROP TABLE profile;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -381,6 +382,29 @@ main(void)
 	CHECK(st != NULL);
 	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
 	CHECK_INT(n, 1);
+	{
+		/* a profile round trip: the whole first, then its functions */
+		struct store_profile_row in[3] = {
+			{NULL, NULL, NULL, 100.0, 150, 99},
+			{NULL, "postgres", "GetSnapshotData", 60.0, 90, 99},
+			{NULL, "[kernel.kallsyms]", "pvm_irq_enable", 40.0, 60, 99}};
+		struct store_profile_row *out;
+		int nout;
+
+		CHECK_INT(store_profile_add(st, runs[0].id, 2, "standby", in, 3, &err),
+				  0);
+		CHECK_INT(store_get_profile(st, runs[0].id, 2, &out, &nout, &err), 0);
+		CHECK_INT(nout, 3);
+		CHECK(out[0].dso == NULL && out[0].symbol == NULL);
+		CHECK_INT(out[0].samples, 150);
+		CHECK_STR(out[1].symbol, "GetSnapshotData");
+		CHECK_STR(out[2].node, "standby");
+		CHECK_INT(out[2].hz, 99);
+		store_profile_free(out, nout);
+		CHECK_INT(store_get_profile(st, runs[0].id, 3, &out, &nout, &err), 0);
+		CHECK_INT(nout, 0);
+		store_profile_free(out, nout);
+	}
 	store_runs_free(runs, n);
 	store_close(st);
 
@@ -443,6 +467,7 @@ main(void)
 						 "DROP TABLE sample;"
 						 "DROP TABLE window_stat;"
 						 "DROP TABLE look;"
+						 "DROP TABLE profile;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);

@@ -1,0 +1,79 @@
+/*
+ * profile.h - CPU profiles of a server's processes while a point is
+ * measured, by Linux perf (Debian's linux-perf): `perf record -e
+ * cpu-clock -F HZ -p PIDS` from the window's start to its end, then
+ * `perf report` for each function's share of the samples (its self
+ * time).  A binary without symbols still gives its module and the
+ * address; builds from source keep their symbols.  perf is a process of
+ * pgcliff's: profile_free() ends it, whatever happened.
+ */
+#ifndef PGCLIFF_PROFILE_H
+#define PGCLIFF_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base.h"
+
+/* cpu-clock samples per second of each profiled process by default */
+#define PROFILE_DEFAULT_HZ 99
+
+/*
+ * The perf to run: $PGCLIFF_PERF, else "perf" from PATH.  Whether it can
+ * sample here: 0, or -1 with WHY (e.g. "perf not found (Debian:
+ * apt-get install linux-perf)", "perf_event_paranoid is 3") — checked by
+ * recording `true` for a moment, as the run will.
+ */
+int profile_check(char *why, size_t size);
+
+struct profile;
+
+/*
+ * Start sampling PIDS (a server's postmaster and its children) at HZ
+ * into a file in DIR named after NAME.  NULL with ERR.
+ */
+struct profile *profile_start(const pid_t *pids, int npids, int hz,
+							  const char *dir, const char *name,
+							  struct pgc_error *err);
+
+/* Stop sampling (SIGINT, as perf expects) and wait until it has written. */
+int profile_stop(struct profile *p, struct pgc_error *err);
+
+/* One function of a profile: its module, its name, its share. */
+struct profile_entry
+{
+	char *dso;      /* "postgres", "[kernel.kallsyms]", "libc.so.6" */
+	char *symbol;   /* a function, or "0x..." in a module without symbols */
+	double pct;     /* share of all samples (self), 0-100 */
+	uint64_t count; /* samples */
+};
+
+/*
+ * The TOP functions with the largest share of a stopped profile, largest
+ * first, into *OUT (free with profile_entries_free()), and all its
+ * samples into *TOTAL.
+ */
+int profile_report(struct profile *p, int top, struct profile_entry **out,
+				   int *n, uint64_t *total, struct pgc_error *err);
+
+/*
+ * `perf report --stdio -q -F overhead,sample,dso,sym` text into entries,
+ * as profile_report() reads it: every line, largest share first, the
+ * samples summed into *TOTAL.  Lines that are not entries are skipped.
+ */
+int profile_parse(const char *text, int top, struct profile_entry **out,
+				  int *n, uint64_t *total);
+
+void profile_entries_free(struct profile_entry *e, int n);
+
+/* End perf if it still runs, remove its files, free P (NULL: nothing). */
+void profile_free(struct profile *p);
+
+/*
+ * The live processes whose parent is PID, with PID first, into *OUT
+ * (caller frees); the count.  From /proc.
+ */
+int profile_process_tree(pid_t pid, pid_t **out);
+
+#endif /* PGCLIFF_PROFILE_H */

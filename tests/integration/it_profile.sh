@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Servers' CPU profiles (run --profile): perf samples the managed
+# server's processes during the window; the step's profile is stored per
+# node (its samples and rate, then its functions by share), show
+# --profile prints it, perf's files and processes do not outlive the run.
+# Where perf cannot sample, the run says so at its start and goes on.
+. "$(dirname "$0")/lib.sh"
+command -v perf >/dev/null || skip "perf is not installed (.ci/setup installs linux-perf)"
+perf record -q -e cpu-clock -F 10 -o /dev/null -- true 2>/dev/null ||
+	skip "perf cannot sample here (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))"
+
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 2 -T 2s --profile-rate 199 >"$TMP/out" 2>"$TMP/err"
+check_eq "profiled run exit" $? 0
+grep -q "^note: profiles: cpu-clock at 199 Hz" "$TMP/err" || fail "no note of the profiles: $(head -5 "$TMP/err")"
+run=$(sql "SELECT max(id) FROM run")
+check_eq "one profile, of the primary, at 199 Hz" \
+	"$(sql "SELECT count(DISTINCT order_idx) || ' ' || group_concat(DISTINCT node) || ' ' || min(hz) FROM profile WHERE run_id = $run")" "1 primary 199"
+check_eq "the whole first, with its samples" \
+	"$(sql "SELECT dso IS NULL AND samples > 20 AND pct = 100 FROM profile WHERE run_id = $run AND rank = 0")" 1
+check_eq "the functions add up to the whole" \
+	"$(sql "SELECT sum(samples) <= (SELECT samples FROM profile WHERE run_id = $run AND rank = 0) FROM profile WHERE run_id = $run AND rank > 0")" 1
+check_eq "postgres's own functions are there" \
+	"$(sql "SELECT count(*) > 0 FROM profile WHERE run_id = $run AND dso = 'postgres'")" 1
+check_eq "largest first" \
+	"$(sql "SELECT count(*) FROM profile a JOIN profile b ON a.run_id = b.run_id AND b.rank = a.rank + 1 AND a.rank > 0 WHERE a.run_id = $run AND b.samples > a.samples")" 0
+"$PGCLIFF" show "$run" --profile >"$TMP/show"
+check_eq "show --profile exit" $? 0
+grep -qE "^profile of plan step 0 \(default, 2 clients\), primary: [0-9]+ samples at 199 Hz$" "$TMP/show" || fail "show --profile header: $(grep -A3 profile "$TMP/show")"
+grep -qE "^ +[0-9.]+% +[0-9]+  postgres +[A-Za-z_]" "$TMP/show" || fail "show --profile: no postgres function"
+ls -d "$TMP"/pgcliff-perf-* 2>/dev/null && fail "perf's directory outlived the run"
+
+# without a perf that works: said at the start, the run goes on
+PGCLIFF_PERF=$TMP/no-such-perf "$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1 -T 1s --profile >"$TMP/out2" 2>"$TMP/err2"
+check_eq "run without perf: exit" $? 0
+grep -q "^note: profiles: not taken, the run goes on without them: $TMP/no-such-perf not found (Debian: apt-get install linux-perf)" "$TMP/err2" ||
+	fail "no note of the missing perf: $(head -3 "$TMP/err2")"
+run2=$(sql "SELECT max(id) FROM run")
+check_eq "its point stored, no profile" "$(sql "SELECT (SELECT count(*) FROM point WHERE run_id = $run2) || ' ' || (SELECT count(*) FROM profile WHERE run_id = $run2)")" "1 0"
+"$PGCLIFF" show "$run2" --profile | grep -q "^no profiles: the run was made without --profile" || fail "show --profile of a run without"
+# --no-profile over the recipe's profile:
+sed 's/^measure: txid.tps$/measure: txid.tps\nprofile: on/' "$ROOT/recipes/txid_current.yaml" >"$TMP/prof.yaml"
+"$PGCLIFF" run "$TMP/prof.yaml" -c 1 -T 1s --no-profile >"$TMP/out3" 2>"$TMP/err3"
+check_eq "--no-profile: exit" $? 0
+grep -q "profiles:" "$TMP/err3" && fail "--no-profile still profiled"
+run3=$(sql "SELECT max(id) FROM run")
+check_eq "--no-profile: none stored" "$(sql "SELECT count(*) FROM profile WHERE run_id = $run3")" 0
+finish
