@@ -75,7 +75,9 @@ first_line(const char *file, char *buf, size_t size)
 int
 profile_check(char *why, size_t size)
 {
-	char log[] = "/tmp/pgcliff-perf-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char *log =
+		xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	int fd = mkstemp(log);
 	char *argv[] = {(char *) perf_program(),
 					"record",
@@ -98,6 +100,7 @@ profile_check(char *why, size_t size)
 	{
 		snprintf(why, size, "no temporary file for perf's messages: %s",
 				 strerror(errno));
+		free(log);
 		return -1;
 	}
 	io = (struct process_io){-1, fd, fd};
@@ -107,6 +110,7 @@ profile_check(char *why, size_t size)
 	{
 		snprintf(why, size, "%s", err.message);
 		unlink(log);
+		free(log);
 		return -1;
 	}
 	if ((rc = wait_ms(pid, 10000)) < 0)
@@ -115,6 +119,7 @@ profile_check(char *why, size_t size)
 		waitpid(pid, NULL, 0);
 		snprintf(why, size, "%s record did not finish in 10 s", argv[0]);
 		unlink(log);
+		free(log);
 		return -1;
 	}
 	if (rc != 0)
@@ -137,9 +142,11 @@ profile_check(char *why, size_t size)
 					 "%s record failed (exit %d, perf_event_paranoid %d): %s",
 					 argv[0], rc, paranoid, line);
 		unlink(log);
+		free(log);
 		return -1;
 	}
 	unlink(log);
+	free(log);
 	return 0;
 }
 
