@@ -77,10 +77,11 @@ wd() {	# wd METHOD PATH [JSON]
 		-H 'Content-Type: application/json' ${3:+-d "$3"}
 }
 # a cold start (the first after installing, a loaded machine) can take
-# seconds: wait for it to say ready, 60 s at most
+# seconds: wait for it to say ready, 60 s at most. (Compare the text:
+# jq 1.6's -e exits 0 on empty input, which is what a refused curl gives.)
 ready=false
 for _ in $(seq 300); do
-	wd GET /status 2>/dev/null | jq -e .value.ready >/dev/null 2>&1 && { ready=true; break; }
+	[ "$(wd GET /status 2>/dev/null | jq -r '.value.ready' 2>/dev/null)" = true ] && { ready=true; break; }
 	sleep 0.2
 done
 $ready || { fail "chromedriver never said ready: $(tail -5 "$TMP/chromedriver.log")"; stop_driver; finish; }
