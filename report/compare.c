@@ -748,5 +748,6 @@ compare_result_free(struct cmp_result *r)
 	free(r->points);
 	free(r->curves);
 	free(r->windows);
+	cmp_why_free(r->why, r->nwhy);
 	memset(r, 0, sizeof(*r));
 }

@@ -57,6 +57,7 @@ struct cmp_sample
 	double recovery_s;  /* "during" samples: seconds from the end of the
 						 * window until tps is back within 5 % of
 						 * "before"; < 0 never; NAN unknown */
+	int order_idx;      /* the plan step it was measured at (stored points) */
 };
 
 /*
@@ -167,6 +168,50 @@ struct cmp_window_facts
 	struct cmp_window_side a, b;
 };
 
+/*
+ * Where the time went, per plan step measured alike on both sides ("reads
+ * 8 clients, writes 8 clients") and per server: the functions whose share
+ * of the servers' CPU samples (run --profile) changed most, B - A in
+ * percentage points with an interval over blocks, and the wait events
+ * whose sampled count per second changed most (every run samples them).
+ */
+struct cmp_why_func
+{
+	char *dso;
+	char *symbol;
+	double a_pct, b_pct; /* mean share over the blocks */
+	struct stats_diff d; /* B - A, pp */
+};
+
+struct cmp_why_wait
+{
+	char *event;             /* "LWLock:WALInsert" */
+	double a_per_s, b_per_s; /* backends seen in it per sample, mean */
+};
+
+struct cmp_why_node
+{
+	char *node;
+	uint64_t a_samples, b_samples; /* the profiles' samples, all blocks */
+	struct cmp_why_func *funcs;    /* largest |B - A| first */
+	struct cmp_why_wait *waits;    /* largest |B - A| first */
+	int na, nb;                    /* blocks with a profile of this node */
+	int nfuncs;
+	int nwaits;
+	bool paired; /* by block of the same run */
+};
+
+struct cmp_why
+{
+	char *step; /* what the step measured, as above */
+	struct cmp_why_node *nodes;
+	int nnodes;
+};
+
+/* How many functions and wait events each node lists. */
+#define CMP_WHY_FUNCS 6
+#define CMP_WHY_WAITS 4
+
 enum cmp_outcome
 {
 	CMP_OUTCOME_NO_REGRESSION = 0,
@@ -183,6 +228,8 @@ struct cmp_result
 	int ncurves;
 	struct cmp_window_facts *windows;
 	int nwindows;
+	struct cmp_why *why; /* compare_stored() only; none: NULL */
+	int nwhy;
 	int nregressions, ninconclusive, nmissing;
 	enum cmp_outcome outcome; /* from the points, or the geometric means
 							   * with opts.on_geomean */
@@ -280,6 +327,7 @@ struct cmp_query
 	uint64_t seed;
 	bool on_geomean;
 	bool on_set; /* false: a sequential run's own "on" (points, geomean) */
+	bool no_why; /* true: leave cmp_result.why empty (a run's own looks) */
 };
 
 /*
@@ -294,6 +342,19 @@ int compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 				   const struct cmp_query *q, struct cmp_result *res,
 				   struct cmp_labels *labels, struct pgc_error *err);
 void cmp_side_release(struct cmp_side *sd);
+
+/*
+ * Where the time went between sides A and B as compare_stored() read
+ * them: for each plan step signature both sides' samples have, each
+ * node's profile diff and wait-event diff (struct cmp_why), at
+ * confidence CONF, into OUT->why.  Nothing stored to say: none.  -1 with
+ * ERR.
+ */
+int cmp_why_stored(struct store *st, const struct cmp_side *a,
+				   const struct cmp_side *b, double conf,
+				   struct cmp_result *out, struct pgc_error *err);
+/* Free N of them (compare_result_free() frees a result's). */
+void cmp_why_free(struct cmp_why *why, int n);
 
 /*
  * One look of run RUN_ID (run --until-decided): VARIANTS[0] against each

@@ -5,6 +5,7 @@
  * what is computed here is only for drawing.
  */
 #include "html.h"
+#include "json_int.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -693,6 +694,115 @@ section_ratios(struct doc *d)
 	}
 }
 
+/* ---------------------------------------------------------------- why */
+
+static bool
+any_why(const struct doc *d)
+{
+	for (int i = 0; i < d->nresults; i++)
+		if (d->results[i].res->nwhy > 0)
+			return true;
+	return false;
+}
+
+/* One node's functions and waits (cmp_why_node) as a table. */
+static void
+why_node(struct doc *d, const struct cmp_why_node *n)
+{
+	html(d, "<h4>");
+	html_esc(d, n->node);
+	html(d, "</h4>\n");
+	if (n->nfuncs > 0)
+	{
+		htmlf(d,
+			  "<p class=\"note\">CPU profile: %" PRIu64 " and %" PRIu64
+			  " samples in %d and %d block%s%s.</p>\n",
+			  n->a_samples, n->b_samples, n->na, n->nb, n->nb == 1 ? "" : "s",
+			  n->paired ? ", paired by block" : "");
+		html(d, "<table class=\"why\"><thead><tr><th>function</th>"
+				"<th>module</th><th>A %</th><th>B %</th><th>B - A (pp)</th>"
+				"<th>interval</th></tr></thead><tbody>\n");
+		for (int k = 0; k < n->nfuncs; k++)
+		{
+			const struct cmp_why_func *f = &n->funcs[k];
+
+			html(d, "<tr><td><code>");
+			html_esc(d, f->symbol);
+			html(d, "</code></td><td>");
+			html_esc(d, f->dso);
+			htmlf(d,
+				  "</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f"
+				  "</td><td class=\"num\" style=\"color:%s\">%+.2f</td>",
+				  f->a_pct, f->b_pct, f->d.diff > 0 ? "#c00000" : "#006d4f",
+				  f->d.diff);
+			if (isfinite(f->d.lo) && isfinite(f->d.hi))
+				htmlf(d, "<td class=\"num\">[%+.2f, %+.2f]</td></tr>\n",
+					  f->d.lo, f->d.hi);
+			else
+				htmlf(d, "<td>none: %d block%s</td></tr>\n", f->d.n,
+					  f->d.n == 1 ? "" : "s");
+		}
+		html(d, "</tbody></table>\n");
+	}
+	if (n->nwaits > 0)
+	{
+		html(d, "<table class=\"why\"><thead><tr><th>wait event</th>"
+				"<th>A per sample</th><th>B per sample</th><th>B/A</th></tr>"
+				"</thead><tbody>\n");
+		for (int k = 0; k < n->nwaits; k++)
+		{
+			const struct cmp_why_wait *w = &n->waits[k];
+
+			html(d, "<tr><td>");
+			html_esc(d, w->event);
+			htmlf(d,
+				  "</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f"
+				  "</td><td class=\"num\">",
+				  w->a_per_s, w->b_per_s);
+			if (w->a_per_s > 0 && w->b_per_s > 0)
+				htmlf(d, "&times;%.2f", w->b_per_s / w->a_per_s);
+			else
+				html(d, w->a_per_s > 0 ? "gone" : "new");
+			html(d, "</td></tr>\n");
+		}
+		html(d, "</tbody></table>\n");
+	}
+}
+
+/* Where the time went: each result's cmp_why, per step and node. */
+static void
+section_why(struct doc *d)
+{
+	if (!any_why(d))
+		return;
+	htmlf(d,
+		  "<h2 id=\"why\">Where the time went</h2>\n"
+		  "<p class=\"note\">Per step and server: the functions whose share "
+		  "of the CPU samples changed most (B - A in percentage points, "
+		  "with its %.4g %% interval over blocks; a function outside a "
+		  "block's stored top counts as 0 there), and the wait events whose "
+		  "count per sample changed most.</p>\n",
+		  d->results[0].res->opts.conf * 100);
+	for (int i = 0; i < d->nresults; i++)
+	{
+		const struct cmp_result *res = d->results[i].res;
+
+		if (res->nwhy == 0)
+			continue;
+		html(d, "<h3>");
+		html_esc(d, d->results[i].title);
+		html(d, "</h3>\n");
+		for (int j = 0; j < res->nwhy; j++)
+		{
+			html(d, "<p><strong>");
+			html_esc(d, res->why[j].step);
+			html(d, "</strong></p>\n");
+			for (int k = 0; k < res->why[j].nnodes; k++)
+				why_node(d, &res->why[j].nodes[k]);
+		}
+	}
+}
+
 /* ------------------------------------------------------------- series */
 
 /* The steps of every line with signature SIG, in line and repeat order. */
@@ -883,26 +993,6 @@ out:
 	return rc;
 }
 
-/* Sum the integers of JSON object TEXT into the object ACC. */
-static void
-add_counts(json_t *acc, const char *text)
-{
-	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
-	const char *k;
-	json_t *v;
-
-	if (j && json_is_object(j))
-		json_object_foreach(j, k, v)
-		{
-			json_int_t old = json_integer_value(json_object_get(acc, k));
-
-			if (json_is_integer(v))
-				json_object_set_new(acc, k,
-									json_integer(old + json_integer_value(v)));
-		}
-	json_decref(j);
-}
-
 /* "name n, name n" of the TOP largest counts of ACC into OUT. */
 static void
 top_counts(struct doc *d, json_t *acc, int top)
@@ -978,8 +1068,8 @@ samples_part(struct doc *d, const struct step *const *steps, int nsteps,
 					continue;
 				nrow++;
 				commits += rows[r].commits;
-				add_counts(waits, rows[r].waits);
-				add_counts(conflicts, rows[r].conflicts);
+				report_json_add_counts(waits, rows[r].waits);
+				report_json_add_counts(conflicts, rows[r].conflicts);
 				if (rows[r].standby)
 				{
 					standby = true;
@@ -1328,7 +1418,7 @@ static const char style[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;"
 	"max-width:960px;padding:0 16px;color:#1a1a1a}"
 	"h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:"
-	"1px solid #ccc}h3{font-size:15px}"
+	"1px solid #ccc}h3{font-size:15px}h4{font-size:14px;margin:10px 0 4px}"
 	"figure{margin:12px 0}svg.chart{max-width:100%;height:auto}"
 	"table{border-collapse:collapse;margin:8px 0;font-size:13px}"
 	"td,th{border:1px solid #ddd;padding:3px 7px;text-align:left;"
@@ -1387,6 +1477,8 @@ render(struct doc *d, struct pgc_error *err)
 		strbuf_addstr(d->out, "<nav><a href=\"#tps\">throughput</a>");
 		if (d->nresults)
 			strbuf_addstr(d->out, "<a href=\"#ratios\">B/A</a>");
+		if (any_why(d))
+			strbuf_addstr(d->out, "<a href=\"#why\">why</a>");
 		strbuf_addstr(d->out,
 					  "<a href=\"#latency\">latency</a>"
 					  "<a href=\"#series\">per second</a>"
@@ -1394,6 +1486,7 @@ render(struct doc *d, struct pgc_error *err)
 	}
 	section_tps(d);
 	section_ratios(d);
+	section_why(d);
 	section_latency(d);
 	if (section_series(d, err) < 0)
 		return -1;

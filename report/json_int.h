@@ -18,4 +18,8 @@ json_t *report_json_num(double v, const char *fmt);
 /* DOC, two-space indented, then a newline, into OUT; DOC is released. */
 void report_json_dump(struct strbuf *out, json_t *doc);
 
+/* Add the integers of JSON object TEXT (the samples' waits, conflicts)
+ * to those of object ACC, key by key; anything else in TEXT is skipped. */
+void report_json_add_counts(json_t *acc, const char *text);
+
 #endif /* PGCLIFF_REPORT_JSON_INT_H */

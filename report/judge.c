@@ -50,6 +50,7 @@ point_sample(struct cmp_side *sd, const struct store_point_row *p,
 	s->clients = p->clients;
 	s->run_id = p->run_id;
 	s->block = p->repeat_idx;
+	s->order_idx = p->order_idx;
 	s->value = value;
 	return s;
 }
@@ -414,6 +415,11 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	co.seed = q->seed;
 	compare_samples(a->samples, a->nsamples, b->samples, b->nsamples, &co,
 					res);
+	if (!q->no_why && cmp_why_stored(st, a, b, co.conf, res, err) < 0)
+	{
+		compare_result_free(res);
+		return -1;
+	}
 	labels->a = a->label;
 	labels->b = b->label;
 	labels->recipe = recipe;
@@ -463,7 +469,8 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	q.on_set = true;
 	q.rule = rule;
 	q.rule_set = true;
-	q.seed = 5432; /* gate's default: the stored run is judged alike */
+	q.seed = 5432;   /* gate's default: the stored run is judged alike */
+	q.no_why = true; /* a look decides; nobody reads why here */
 	rc = compare_stored(st, &a, &b, &q, &res, &labels, err);
 	if (rc == 0)
 	{

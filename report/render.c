@@ -3,6 +3,7 @@
  * comment), JSON (versioned, documented in report/FORMATS.md) and JUnit
  * XML (a testcase per point, a failure per regression).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,148 @@ text_table(struct strbuf *out, const struct cmp_result *r,
 	}
 }
 
+/* "+9.08 [+6.80, +11.40]" or "+9.08 (no interval: 1 block)" */
+static void
+add_pp(struct strbuf *out, const struct stats_diff *d)
+{
+	if (isfinite(d->lo) && isfinite(d->hi))
+		strbuf_addf(out, "%+7.2f  [%+.2f, %+.2f]", d->diff, d->lo, d->hi);
+	else
+		strbuf_addf(out, "%+7.2f  (no interval: %d block%s)", d->diff, d->n,
+					d->n == 1 ? "" : "s");
+}
+
+/* "LWLock:WALInsert 1.20 -> 3.84 (x3.20)", SEP between */
+static void
+add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep)
+{
+	for (int i = 0; i < n->nwaits; i++)
+	{
+		const struct cmp_why_wait *w = &n->waits[i];
+
+		strbuf_addf(out, "%s%s %.2f -> %.2f", i ? sep : "", w->event,
+					w->a_per_s, w->b_per_s);
+		if (w->a_per_s > 0 && w->b_per_s > 0)
+			strbuf_addf(out, " (x%.2f)", w->b_per_s / w->a_per_s);
+		else
+			strbuf_addstr(out, w->a_per_s > 0 ? " (gone)" : " (new)");
+	}
+}
+
+static void
+add_profile_head(struct strbuf *out, const struct cmp_why_node *n)
+{
+	strbuf_addf(out,
+				"%s, CPU profile: %" PRIu64 " and %" PRIu64
+				" samples in %d and %d block%s%s",
+				n->node, n->a_samples, n->b_samples, n->na, n->nb,
+				n->nb == 1 ? "" : "s", n->paired ? ", paired by block" : "");
+}
+
+/* Where the time went (cmp_why), for people. */
+static void
+text_why(struct strbuf *out, const struct cmp_result *r)
+{
+	char pct[32];
+
+	if (r->nwhy == 0)
+		return;
+	strbuf_addf(
+		out,
+		"\nwhere the time went, B against A: shares of the servers' "
+		"CPU samples\n(B - A in percentage points, %s %% interval over "
+		"blocks) and wait events\n(backends seen in each, per "
+		"sample)\n",
+		conf_pct(r->opts.conf, pct, sizeof(pct)));
+	for (int i = 0; i < r->nwhy; i++)
+	{
+		const struct cmp_why *w = &r->why[i];
+
+		strbuf_addf(out, "  %s\n", w->step);
+		for (int j = 0; j < w->nnodes; j++)
+		{
+			const struct cmp_why_node *n = &w->nodes[j];
+
+			if (n->nfuncs > 0)
+			{
+				strbuf_addstr(out, "    ");
+				add_profile_head(out, n);
+				strbuf_addf(out, "\n         A %%      B %%  %-30s  %s\n",
+							"  B - A pp  [interval]", "function (module)");
+				for (int k = 0; k < n->nfuncs; k++)
+				{
+					const struct cmp_why_func *f = &n->funcs[k];
+					struct strbuf d = STRBUF_INIT;
+
+					add_pp(&d, &f->d);
+					strbuf_addf(out, "      %6.2f   %6.2f  %-30s  %s (%s)\n",
+								f->a_pct, f->b_pct, d.buf, f->symbol, f->dso);
+					strbuf_release(&d);
+				}
+			}
+			if (n->nwaits > 0)
+			{
+				strbuf_addf(out, "    %s, wait events: ", n->node);
+				add_waits(out, n, "; ");
+				strbuf_addch(out, '\n');
+			}
+		}
+	}
+}
+
+static void
+markdown_why(struct strbuf *out, const struct cmp_result *r)
+{
+	char pct[32];
+
+	if (r->nwhy == 0)
+		return;
+	strbuf_addf(out,
+				"\n#### Where the time went\n\nShares of the servers' CPU "
+				"samples, B - A in percentage points with its %s %% interval "
+				"over blocks; wait events as backends seen per sample.\n",
+				conf_pct(r->opts.conf, pct, sizeof(pct)));
+	for (int i = 0; i < r->nwhy; i++)
+	{
+		const struct cmp_why *w = &r->why[i];
+
+		strbuf_addf(out, "\n**%s**\n", w->step);
+		for (int j = 0; j < w->nnodes; j++)
+		{
+			const struct cmp_why_node *n = &w->nodes[j];
+
+			strbuf_addstr(out, "\n");
+			if (n->nfuncs > 0)
+			{
+				add_profile_head(out, n);
+				strbuf_addstr(out, ":\n\n| function | module | A % | B % | "
+								   "B - A pp | interval |\n"
+								   "|:--|:--|--:|--:|--:|:--|\n");
+				for (int k = 0; k < n->nfuncs; k++)
+				{
+					const struct cmp_why_func *f = &n->funcs[k];
+
+					strbuf_addf(out, "| `%s` | %s | %.2f | %.2f | %+.2f | ",
+								f->symbol, f->dso, f->a_pct, f->b_pct,
+								f->d.diff);
+					if (isfinite(f->d.lo) && isfinite(f->d.hi))
+						strbuf_addf(out, "[%+.2f, %+.2f] |\n", f->d.lo,
+									f->d.hi);
+					else
+						strbuf_addstr(out, "- |\n");
+				}
+			}
+			if (n->nwaits > 0)
+			{
+				strbuf_addf(out, "%s%s, wait events: ", n->nfuncs ? "\n" : "",
+							n->node);
+				add_waits(out, n, "; ");
+				strbuf_addstr(out, "\n");
+			}
+		}
+	}
+}
+
 static void
 render_text(struct strbuf *out, const struct cmp_result *r,
 			const struct cmp_labels *l)
@@ -464,6 +607,7 @@ render_text(struct strbuf *out, const struct cmp_result *r,
 	}
 	strbuf_addstr(out, "\nbars: o the ratio B/A, - its interval (< or > "
 					   "where it runs past the scale), | the margin, : 1\n");
+	text_why(out, r);
 	add_summary(out, r);
 	strbuf_addch(out, '\n');
 }
@@ -538,6 +682,7 @@ render_markdown(struct strbuf *out, const struct cmp_result *r,
 			add_window_facts(out, r, c->workload, "- ");
 		}
 	}
+	markdown_why(out, r);
 	strbuf_addstr(out, "\n");
 	add_summary(out, r);
 	strbuf_addstr(out, "\n");
@@ -563,6 +708,25 @@ report_json_dump(struct strbuf *out, json_t *doc)
 	strbuf_addstr(out, text);
 	strbuf_addch(out, '\n');
 	free(text);
+}
+
+void
+report_json_add_counts(json_t *acc, const char *text)
+{
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	const char *k;
+	json_t *v;
+
+	if (j && json_is_object(j))
+		json_object_foreach(j, k, v)
+		{
+			json_int_t old = json_integer_value(json_object_get(acc, k));
+
+			if (json_is_integer(v))
+				json_object_set_new(acc, k,
+									json_integer(old + json_integer_value(v)));
+		}
+	json_decref(j);
 }
 
 #define json_num report_json_num
@@ -653,6 +817,58 @@ json_workload(const struct cmp_result *r, const struct cmp_curve *c)
 		facts);
 }
 
+static json_t *
+json_why(const struct cmp_result *r)
+{
+	json_t *steps = json_array();
+
+	for (int i = 0; i < r->nwhy; i++)
+	{
+		const struct cmp_why *w = &r->why[i];
+		json_t *nodes = json_array();
+
+		for (int j = 0; j < w->nnodes; j++)
+		{
+			const struct cmp_why_node *n = &w->nodes[j];
+			json_t *funcs = json_array(), *waits = json_array();
+
+			for (int k = 0; k < n->nfuncs; k++)
+			{
+				const struct cmp_why_func *f = &n->funcs[k];
+
+				json_array_append_new(
+					funcs, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+									 "symbol", pjson_str(f->symbol), "module",
+									 pjson_str(f->dso), "a_pct",
+									 json_num(f->a_pct, "%.2f"), "b_pct",
+									 json_num(f->b_pct, "%.2f"), "diff_pp",
+									 json_num(f->d.diff, "%.2f"), "lo",
+									 json_num(f->d.lo, "%.2f"), "hi",
+									 json_num(f->d.hi, "%.2f")));
+			}
+			for (int k = 0; k < n->nwaits; k++)
+				json_array_append_new(
+					waits,
+					json_pack("{s:o, s:o, s:o}", "event",
+							  pjson_str(n->waits[k].event), "a_per_sample",
+							  json_num(n->waits[k].a_per_s, "%.2f"),
+							  "b_per_sample",
+							  json_num(n->waits[k].b_per_s, "%.2f")));
+			json_array_append_new(
+				nodes, json_pack("{s:o, s:i, s:i, s:b, s:I, s:I, s:o, s:o}",
+								 "node", pjson_str(n->node), "blocks_a", n->na,
+								 "blocks_b", n->nb, "paired", n->paired,
+								 "samples_a", (json_int_t) n->a_samples,
+								 "samples_b", (json_int_t) n->b_samples,
+								 "functions", funcs, "waits", waits));
+		}
+		json_array_append_new(steps,
+							  json_pack("{s:o, s:o}", "step",
+										pjson_str(w->step), "nodes", nodes));
+	}
+	return steps;
+}
+
 /* The versioned JSON document (report/FORMATS.md), written by jansson. */
 static void
 render_json(struct strbuf *out, const struct cmp_result *r,
@@ -680,6 +896,7 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 	json_object_set_new(doc, "inconclusive", json_integer(r->ninconclusive));
 	json_object_set_new(doc, "missing", json_integer(r->nmissing));
 	json_object_set_new(doc, "workloads", workloads);
+	json_object_set_new(doc, "why", json_why(r));
 	report_json_dump(out, doc);
 }
 

@@ -383,3 +383,51 @@ stats_holm_adjust(const double *p, int m, double *adj)
 	}
 	free(order);
 }
+
+void
+stats_diff_means(const double *a, int na, const double *b, int nb, bool paired,
+				 double conf, struct stats_diff *out)
+{
+	double se, t;
+
+	memset(out, 0, sizeof(*out));
+	out->lo = out->hi = out->df = NAN;
+	if (paired)
+	{
+		int n = na < nb ? na : nb;
+		double *d = xmalloc((size_t) (n > 0 ? n : 1) * sizeof(double));
+
+		for (int i = 0; i < n; i++)
+			d[i] = b[i] - a[i];
+		out->n = n;
+		out->diff = n > 0 ? stats_mean(d, n) : NAN;
+		se = n >= 2 ? stats_sd(d, n) / sqrt(n) : NAN;
+		out->df = n - 1;
+		free(d);
+	}
+	else
+	{
+		double va, vb;
+
+		out->n = na < nb ? na : nb;
+		out->diff =
+			na > 0 && nb > 0 ? stats_mean(b, nb) - stats_mean(a, na) : NAN;
+		if (na < 2 || nb < 2)
+			return;
+		va = pow(stats_sd(a, na), 2) / na;
+		vb = pow(stats_sd(b, nb), 2) / nb;
+		se = sqrt(va + vb);
+		/* Welch-Satterthwaite; with no spread at all, the pooled df */
+		out->df = se > 0 ? pow(va + vb, 2) /
+							   (va * va / (na - 1) + vb * vb / (nb - 1))
+						 : na + nb - 2;
+	}
+	if (!(out->df >= 1) || !isfinite(se))
+	{
+		out->df = NAN;
+		return;
+	}
+	t = stats_t_quantile(0.5 + conf / 2, out->df);
+	out->lo = out->diff - t * se;
+	out->hi = out->diff + t * se;
+}

@@ -79,6 +79,24 @@ void stats_ratio_test(const double *a, int na, const double *b, int nb,
 int stats_repeats_to_decide(const struct stats_ratio *r, double conf, int m,
 							int max);
 
+/* A difference of means B - A with its interval (stats_diff_means()). */
+struct stats_diff
+{
+	double diff;   /* mean of B - mean of A (paired: mean of B[i] - A[i]) */
+	double lo, hi; /* the CONF t interval; NAN when it cannot be said */
+	double df;
+	int n; /* pairs, or the smaller side */
+};
+
+/*
+ * B - A: PAIRED (A[i] with B[i], N = min(NA, NB)) or Welch's, with a
+ * Student t interval at CONF.  Fewer than 2 values on a side (or pairs):
+ * the difference alone, LO and HI NAN.  For quantities that add (shares
+ * of a profile in percentage points), where B/A would not.
+ */
+void stats_diff_means(const double *a, int na, const double *b, int nb,
+					  bool paired, double conf, struct stats_diff *out);
+
 /*
  * Holm's step-down adjustment of M p-values: ADJ[i] is the smallest
  * family-wise level at which hypothesis i is rejected (monotone, <= 1).

@@ -29,6 +29,37 @@ grep -qE "^profile of plan step 0 \(default, 2 clients\), primary: [0-9]+ sample
 grep -qE "^ +[0-9.]+% +[0-9]+  postgres +[A-Za-z_]" "$TMP/show" || fail "show --profile: no postgres function"
 ls -d "$TMP"/pgcliff-perf-* 2>/dev/null && fail "perf's directory outlived the run"
 
+# two variants, two blocks each: compare says where the time went, and
+# its figures are the stored profiles' (a function outside a block's top
+# counted as 0), recomputed here in SQL
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 2 -T 2s --repeat 2 --profile \
+	--variant base:server.fsync=off --variant logs:server.log_min_duration_statement=0 >"$TMP/out4" 2>"$TMP/err4"
+check_eq "two profiled variants: exit" $? 0
+run4=$(sql "SELECT max(id) FROM run")
+"$PGCLIFF" compare "$run4:base" "$run4:logs" >"$TMP/cmp" 2>&1
+grep -q "^where the time went, B against A" "$TMP/cmp" || fail "compare: no profile diff: $(tail -5 "$TMP/cmp")"
+grep -qE "^    primary, CPU profile: [0-9]+ and [0-9]+ samples in 2 and 2 blocks, paired by block$" "$TMP/cmp" ||
+	fail "compare: the primary's profile line: $(grep -A2 'where the time' "$TMP/cmp")"
+"$PGCLIFF" compare "$run4:base" "$run4:logs" --format json >"$TMP/cmp.json"
+nf=$(jq '.why[0].nodes[] | select(.node == "primary") | .functions | length' "$TMP/cmp.json")
+[ "${nf:-0}" -ge 1 ] || fail "compare --format json: no functions in why"
+bad=0
+while IFS=$'\t' read -r sym mod apct bpct diff; do
+	want=$(sql "SELECT printf('%.4f %.4f', coalesce((SELECT sum(f.pct) FROM point p JOIN profile f ON f.run_id = p.run_id AND f.order_idx = p.order_idx
+		WHERE p.run_id = $run4 AND p.variant = 'base' AND f.node = 'primary' AND f.symbol = '$sym' AND f.dso = '$mod'), 0) / 2,
+		coalesce((SELECT sum(f.pct) FROM point p JOIN profile f ON f.run_id = p.run_id AND f.order_idx = p.order_idx
+		WHERE p.run_id = $run4 AND p.variant = 'logs' AND f.node = 'primary' AND f.symbol = '$sym' AND f.dso = '$mod'), 0) / 2)")
+	# the JSON rounds to 0.01
+	awk -v a="$apct" -v b="$bpct" -v w="$want" 'BEGIN { split(w, s, " "); x = a - s[1]; y = b - s[2]
+		exit !(x < 0.0051 && x > -0.0051 && y < 0.0051 && y > -0.0051) }' ||
+		{ bad=$((bad + 1)); echo "  $sym ($mod): json $apct $bpct, store $want"; }
+	awk -v a="$apct" -v b="$bpct" -v d="$diff" 'BEGIN { x = b - a - d; exit !(x < 0.011 && x > -0.011) }' || { bad=$((bad + 1)); echo "  $sym: $bpct - $apct != $diff"; }
+done < <(jq -r '.why[0].nodes[] | select(.node == "primary") | .functions[] | [.symbol, .module, .a_pct, .b_pct, .diff_pp] | @tsv' "$TMP/cmp.json")
+check_eq "the diff's shares are the stored profiles' means" "$bad" 0
+"$PGCLIFF" report "$run4" -o "$TMP/why.html"
+check_eq "report of the profiled run" $? 0
+grep -q '<h2 id="why">Where the time went</h2>' "$TMP/why.html" || fail "report: no why section"
+
 # without a perf that works: said at the start, the run goes on
 PGCLIFF_PERF=$TMP/no-such-perf "$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1 -T 1s --profile >"$TMP/out2" 2>"$TMP/err2"
 check_eq "run without perf: exit" $? 0

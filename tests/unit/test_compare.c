@@ -20,7 +20,7 @@ sample(const char *workload, int clients, int64_t run, int block, double value,
 	   double tps)
 {
 	struct cmp_sample s = {workload, clients, run, block, value,
-						   tps,      NULL,    0,   NAN};
+						   tps,      NULL,    0,   NAN,   0};
 
 	return s;
 }

@@ -93,8 +93,8 @@ full_rule(const double *a, const double *b, int n, double conf,
 
 	for (int k = 0; k < n; k++)
 	{
-		sa[k] = (struct cmp_sample){"w", 1, 1, k, a[k], a[k], NULL, 0, NAN};
-		sb[k] = (struct cmp_sample){"w", 1, 1, k, b[k], b[k], NULL, 0, NAN};
+		sa[k] = (struct cmp_sample){"w", 1, 1, k, a[k], a[k], NULL, 0, NAN, 0};
+		sb[k] = (struct cmp_sample){"w", 1, 1, k, b[k], b[k], NULL, 0, NAN, 0};
 	}
 	compare_samples(sa, n, sb, n, &o, &res);
 	out = res.outcome == CMP_OUTCOME_REGRESSION      ? 1
