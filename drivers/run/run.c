@@ -70,12 +70,14 @@ struct run
 	int points_done;
 	int nrows;
 	int aborted_clients;
-	int profile_hz;
+	int profile_hz; /* the run's rate; a variant may have its own */
+	int prof_hz;    /* the step's */
 	int prof_order;
 	char abort_reason[1024];
 	bool has_finish_err;
 	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
 	bool prof_external_said;
+	bool profiling; /* perf may sample: setup_profiles() */
 };
 
 /* ------------------------------------------------------------- events */
@@ -1241,9 +1243,25 @@ setup_profiles(struct run *r)
 	char why[512];
 	const char *tmp = getenv("TMPDIR");
 	char *dir;
+	struct strbuf per = STRBUF_INIT;
+	bool any = hz > 0;
 
-	if (hz <= 0)
+	/* a variant's own profile: (none under --no-profile) */
+	for (int i = 0; i < r->nvars && r->c.profile_hz >= 0; i++)
+		if (r->vars[i].profile_hz != 0)
+		{
+			any |= r->vars[i].profile_hz > 0;
+			if (r->vars[i].profile_hz > 0)
+				strbuf_addf(&per, ", variant %s at %d Hz", r->vars[i].name,
+							r->vars[i].profile_hz);
+			else
+				strbuf_addf(&per, ", not variant %s", r->vars[i].name);
+		}
+	if (!any)
+	{
+		strbuf_release(&per);
 		return;
+	}
 	if (profile_check(why, sizeof(why)) < 0)
 	{
 		emit_text(r, RUN_EV_NOTE, NULL,
@@ -1263,10 +1281,29 @@ setup_profiles(struct run *r)
 	}
 	r->profile_dir = dir;
 	r->profile_hz = hz;
-	emit_text(r, RUN_EV_NOTE, NULL,
-			  "profiles: cpu-clock at %d Hz of each managed server's "
-			  "processes during every window (perf record -p)",
-			  hz);
+	r->profiling = true;
+	if (hz > 0)
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "profiles: cpu-clock at %d Hz of each managed server's "
+				  "processes during every window (perf record -p)%s",
+				  hz, per.buf);
+	else
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "profiles: cpu-clock of each managed server's processes "
+				  "during every window (perf record -p)%s",
+				  per.buf);
+	strbuf_release(&per);
+}
+
+/* The rate variant V's steps are profiled at; 0: not. */
+static int
+variant_hz(const struct run *r, const struct variant *v)
+{
+	if (!r->profiling)
+		return 0;
+	return v->profile_hz > 0   ? v->profile_hz
+		   : v->profile_hz < 0 ? 0
+							   : r->profile_hz;
 }
 
 /* The engine's window edges: perf starts at the window's start, stops at
@@ -1302,8 +1339,8 @@ on_window_edge(void *arg, bool begins)
 			}
 			n = profile_process_tree(pid, &pids);
 			snprintf(name, sizeof(name), "p%d-%s", r->prof_order, names[node]);
-			r->prof[node] = profile_start(pids, n, r->profile_hz,
-										  r->profile_dir, name, &e);
+			r->prof[node] =
+				profile_start(pids, n, r->prof_hz, r->profile_dir, name, &e);
 			if (r->prof[node] == NULL)
 				emit_text(r, RUN_EV_NOTE, NULL,
 						  "profiles: the %s's not taken at point %d: %s",
@@ -1350,11 +1387,11 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 		{
 			rows = xcalloc((size_t) n + 1, sizeof(*rows));
 			rows[0] = (struct store_profile_row){NULL,  NULL,  NULL,
-												 100.0, total, r->profile_hz};
+												 100.0, total, r->prof_hz};
 			for (int i = 0; i < n; i++)
 				rows[i + 1] = (struct store_profile_row){
 					NULL,     e[i].dso,   e[i].symbol,
-					e[i].pct, e[i].count, r->profile_hz};
+					e[i].pct, e[i].count, r->prof_hz};
 			rc = store_profile_add(r->store, r->run_id, order, names[node],
 								   rows, n + 1, err);
 			free(rows);
@@ -1438,7 +1475,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		lp.log_seed = lp.seed ^ 0x6c6f67u;
 	}
 	lp.failures_detailed = c->failures_detailed;
-	if (r->profile_hz > 0)
+	r->prof_hz = variant_hz(r, rt->v);
+	if (r->prof_hz > 0)
 	{
 		r->prof_target = rt;
 		r->prof_order = order;

@@ -124,12 +124,26 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 	}
 	else if (strcmp(colon + 1, "build=source") == 0)
 		v->build = true;
+	else if (strncmp(colon + 1, "profile=", 8) == 0 && eq == colon + 8)
+	{
+		int hz = recipe_profile_parse(eq + 1);
+
+		if (hz < 0)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "invalid profile in --variant \"%s\": want on, off or "
+					  "a rate in Hz (1 to 10000)",
+					  arg);
+			return -1;
+		}
+		v->profile_hz = hz > 0 ? hz : -1;
+	}
 	else
 	{
 		error_set(err, PGC_ERR_USAGE,
 				  "unknown variant key in --variant \"%s\"", arg);
 		error_hint(err, "keys: bindir, target, server.SETTING, define.MACRO, "
-						"patch, configure, build=source");
+						"patch, configure, build=source, profile");
 		return -1;
 	}
 	if ((v->bindir != NULL) + (v->target != NULL) + v->build > 1)

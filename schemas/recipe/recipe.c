@@ -40,8 +40,8 @@ static const char *const top_keys[] = {
 	"restart",       "windows",     "variables", "init",     "source",
 	"run_workloads", "placement",   "profile",   NULL};
 static const char *const placement_keys[] = {"server", "driver", NULL};
-static const char *const variant_keys[] = {"server", "bindir", "target",
-										   "build", NULL};
+static const char *const variant_keys[] = {"server", "bindir",  "target",
+										   "build",  "profile", NULL};
 static const char *const workload_keys[] = {
 	"target",  "protocol",      "script",    "file",
 	"builtin", "weight",        "scripts",   "clients",
@@ -463,30 +463,23 @@ parse_bool(struct loader *ld, const yaml_node_t *node, const char *what,
 	return 0;
 }
 
-/* profile: on | off | HZ (cpu-clock samples per second, profile.h) */
+/* profile: on | off | HZ (cpu-clock samples per second, profile.h) into
+ * *HZ; off is OFF */
 static int
-parse_profile(struct loader *ld, const yaml_node_t *node)
+parse_profile(struct loader *ld, const yaml_node_t *node, int *out, int off)
 {
 	const char *v;
-	char *end;
-	long hz;
+	int hz;
 
 	if (expect_scalar(ld, node, "'profile'") < 0)
 		return -1;
 	v = scalar(node);
-	if (strcmp(v, "on") == 0 || strcmp(v, "true") == 0)
-	{
-		ld->r->profile_hz = RECIPE_PROFILE_HZ;
-		return 0;
-	}
 	if (strcmp(v, "off") == 0 || strcmp(v, "false") == 0)
 	{
-		ld->r->profile_hz = 0;
+		*out = off;
 		return 0;
 	}
-	errno = 0;
-	hz = strtol(v, &end, 10);
-	if (v[0] < '0' || v[0] > '9' || *end || errno || hz < 1 || hz > 10000)
+	if ((hz = recipe_profile_parse(v)) <= 0)
 	{
 		fail(ld, node,
 			 "'profile' must be on, off or a rate in Hz (1 to "
@@ -495,8 +488,25 @@ parse_profile(struct loader *ld, const yaml_node_t *node)
 		error_hint(ld->err, "profile: on samples at %d Hz", RECIPE_PROFILE_HZ);
 		return -1;
 	}
-	ld->r->profile_hz = (int) hz;
+	*out = hz;
 	return 0;
+}
+
+int
+recipe_profile_parse(const char *v)
+{
+	char *end;
+	long hz;
+
+	if (strcmp(v, "on") == 0 || strcmp(v, "true") == 0)
+		return RECIPE_PROFILE_HZ;
+	if (strcmp(v, "off") == 0 || strcmp(v, "false") == 0)
+		return 0;
+	errno = 0;
+	hz = strtol(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end || errno || hz < 1 || hz > 10000)
+		return -1;
+	return (int) hz;
 }
 
 /* init: {pgbench: {scale: 10, ...}} or init: {sql: [...]} */
@@ -832,6 +842,9 @@ parse_variant(struct loader *ld, const yaml_node_t *key,
 		return -1;
 	if ((x = lookup(ld, node, "build")) != NULL &&
 		parse_build(ld, x, v, context) < 0)
+		return -1;
+	if ((x = lookup(ld, node, "profile")) != NULL &&
+		parse_profile(ld, x, &v->profile_hz, -1) < 0)
 		return -1;
 	if ((x = lookup(ld, node, "bindir")) != NULL)
 	{
@@ -1925,7 +1938,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if ((v = lookup(ld, root, "placement")) != NULL &&
 		parse_placement(ld, v) < 0)
 		return -1;
-	if ((v = lookup(ld, root, "profile")) != NULL && parse_profile(ld, v) < 0)
+	if ((v = lookup(ld, root, "profile")) != NULL &&
+		parse_profile(ld, v, &r->profile_hz, 0) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "run_workloads")) != NULL)
 	{
@@ -2791,6 +2805,7 @@ variant_copy(struct variant *dst, const struct variant *src)
 		copy_strings(src->spec.configure, src->spec.nconfigure);
 	dst->spec.nconfigure = src->spec.nconfigure;
 	dst->build_json = src->build_json ? xstrdup(src->build_json) : NULL;
+	dst->profile_hz = src->profile_hz;
 }
 
 void

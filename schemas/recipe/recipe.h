@@ -132,6 +132,9 @@ struct variant
 	bool build;
 	struct build_spec spec;
 	char *build_json; /* provenance, once built (variants_build) */
+	/* profile: its servers' CPU profiles: 0 as the run's, -1 none, > 0
+	 * at this rate (to interleave blocks with and without a profiler) */
+	int profile_hz;
 };
 
 /* Free V's fields (not V). */
@@ -285,6 +288,10 @@ extern const char *const recipe_metrics[];
 
 /* profile: on samples at this rate (profile.h's default) */
 #define RECIPE_PROFILE_HZ 99
+
+/* "on" (RECIPE_PROFILE_HZ), "off" (0) or a rate in Hz, 1 to 10000, as
+ * the recipe's and a variant's profile: take it; -1 for anything else */
+int recipe_profile_parse(const char *text);
 
 /*
  * Jobs of the recipe's sweep point I (0 <= I < nsweep_clients), which has

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# What the servers' CPU profiles cost: runs with and without --profile,
-# alternating (ABAB..., the first of each pair chosen at random), each on
-# fresh managed servers, txid_current at CLIENTS clients for DURATION.
-# Prints per pair the tps ratio with/without and their geometric mean
-# with a t interval: a run's profile is of its whole window, so the
-# ratio of whole runs is the profiler's cost.
-#   tests/bench/profile_cost.sh [PAIRS] [DURATION] [CLIENTS] [HZ]
+# What the servers' CPU profiles cost: one run of txid_current at CLIENTS
+# clients with two variants of the same server, "without" (no profile)
+# and "with" (its own profile: HZ), interleaved block by block as every
+# run interleaves its variants, each block on fresh servers.  compare
+# then judges with/without paired by block: the ratio is the profiler's
+# cost, its interval honest about the noise (restarts randomize the
+# server instance's own effect).
+#   tests/bench/profile_cost.sh [BLOCKS] [DURATION] [CLIENTS] [HZ]
 set -euo pipefail
-pairs=${1:-8}
+blocks=${1:-24}
 dur=${2:-5s}
 clients=${3:-2}
 hz=${4:-99}
@@ -17,22 +18,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-bench.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp PGCLIFF_DB=$tmp/cost.db
-tps() { sqlite3 "$PGCLIFF_DB" "SELECT tps FROM point WHERE run_id = (SELECT max(id) FROM run)"; }
-one() {	# one with|without -> tps
-	if [ "$1" = with ]; then
-		"$pgcliff" run "$root/recipes/txid_current.yaml" -c "$clients" -T "$dur" --profile-rate "$hz" >/dev/null 2>&1
-	else
-		"$pgcliff" run "$root/recipes/txid_current.yaml" -c "$clients" -T "$dur" >/dev/null 2>&1
-	fi
-	tps
-}
-echo "pair  with_tps  without_tps  ratio"
-for i in $(seq "$pairs"); do
-	if [ $((RANDOM % 2)) = 0 ]; then a=$(one with); b=$(one without); else b=$(one without); a=$(one with); fi
-	printf '%4d %9.0f %12.0f  %.4f\n' "$i" "$a" "$b" "$(echo "$a / $b" | bc -l)"
-done | tee "$tmp/pairs"
-awk '{ l = log($4); s += l; ss += l * l; n++ }
-	END { m = s / n; sd = sqrt((ss - n * m * m) / (n - 1)); se = sd / sqrt(n)
-		t = (n >= 8) ? 2.365 : 2.776   # t(0.975) for df 7 and 4
-		printf "geometric mean ratio with/without: %.4f [%.4f, %.4f] (%d pairs, sd of log %.4f)\n",
-			exp(m), exp(m - t * se), exp(m + t * se), n, sd }' "$tmp/pairs"
+"$pgcliff" run "$root/recipes/txid_current.yaml" -c "$clients" -T "$dur" --repeat "$blocks" \
+	--variant without --variant "with:profile=$hz" >"$tmp/out" 2>"$tmp/err" ||
+	{ tail -5 "$tmp/err"; exit 1; }
+grep '^note: profiles' "$tmp/err"
+echo "profiled steps: $(sqlite3 "$PGCLIFF_DB" "SELECT count(DISTINCT order_idx) FROM profile") of $((2 * blocks)); samples per profiled block: $(sqlite3 "$PGCLIFF_DB" "SELECT avg(samples) FROM profile WHERE rank = 0 AND node = 'primary'")"
+"$pgcliff" compare 1:without 1:with --format json >"$tmp/cmp.json" || true
+jq -r '.workloads[0].points[0] | "with/without tps: \(.ratio) [\(.lo), \(.hi)] over \(.n_baseline) blocks paired, sd of the per-block log ratio \(.block_sd); medians \(.median_baseline) and \(.median_candidate) tps"' "$tmp/cmp.json"
+jq -r '"cost under 3 %: " + (if .workloads[0].points[0].lo > 0.97 then "shown (the interval lies above 0.97)" else "not shown" end)' "$tmp/cmp.json"

@@ -60,6 +60,15 @@ check_eq "the diff's shares are the stored profiles' means" "$bad" 0
 check_eq "report of the profiled run" $? 0
 grep -q '<h2 id="why">Where the time went</h2>' "$TMP/why.html" || fail "report: no why section"
 
+# a variant's own profile: blocks with and without a profiler in one run
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1 -T 1s --variant off --variant on:profile=49 >"$TMP/out5" 2>"$TMP/err5"
+check_eq "a variant's own profile: exit" $? 0
+grep -q "^note: profiles: cpu-clock of each managed server's processes during every window (perf record -p), variant on at 49 Hz$" "$TMP/err5" ||
+	fail "a variant's own profile: the note: $(grep profiles "$TMP/err5")"
+run5=$(sql "SELECT max(id) FROM run")
+check_eq "only that variant's steps profiled, at its rate" \
+	"$(sql "SELECT group_concat(p.variant || ' ' || f.hz) FROM point p JOIN profile f ON f.run_id = p.run_id AND f.order_idx = p.order_idx AND f.rank = 0 WHERE p.run_id = $run5")" "on 49"
+
 # without a perf that works: said at the start, the run goes on
 PGCLIFF_PERF=$TMP/no-such-perf "$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1 -T 1s --profile >"$TMP/out2" 2>"$TMP/err2"
 check_eq "run without perf: exit" $? 0
