@@ -17,9 +17,15 @@
 
 struct profile
 {
-	pid_t pid; /* perf record; 0 once reaped */
 	char *data;
 	char *log;
+	char *ctl, *ack; /* PROFILE_CPUS: perf's control FIFOs */
+	pid_t *pids;     /* the server's processes */
+	pid_t pid;       /* perf record; 0 once reaped */
+	int npids;
+	int ctl_fd, ack_fd;
+	enum profile_mode mode;
+	struct timespec begin, end; /* the window, on perf's clock */
 };
 
 static const char *
@@ -72,8 +78,10 @@ first_line(const char *file, char *buf, size_t size)
 	fclose(f);
 }
 
-int
-profile_check(char *why, size_t size)
+/* Record `true` with perf in MODE: 0, its exit status with WHY, or -1
+ * with WHY when perf could not be run at all. */
+static int
+try_record(enum profile_mode mode, char *why, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *log =
@@ -86,10 +94,11 @@ profile_check(char *why, size_t size)
 					"cpu-clock",
 					"-F",
 					"10",
-					"-o",
-					"/dev/null",
-					"--",
-					"true",
+					mode == PROFILE_CPUS ? "-a" : "-o",
+					mode == PROFILE_CPUS ? "-o" : "/dev/null",
+					mode == PROFILE_CPUS ? "/dev/null" : "--",
+					mode == PROFILE_CPUS ? "--" : "true",
+					mode == PROFILE_CPUS ? "true" : NULL,
 					NULL};
 	struct process_io io;
 	struct pgc_error err;
@@ -109,20 +118,22 @@ profile_check(char *why, size_t size)
 	if (pid < 0)
 	{
 		snprintf(why, size, "%s", err.message);
-		unlink(log);
-		free(log);
-		return -1;
+		rc = -1;
 	}
-	if ((rc = wait_ms(pid, 10000)) < 0)
+	else if ((rc = wait_ms(pid, 10000)) < 0)
 	{
 		kill(-pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		snprintf(why, size, "%s record did not finish in 10 s", argv[0]);
-		unlink(log);
-		free(log);
-		return -1;
+		rc = -1;
 	}
-	if (rc != 0)
+	else if (rc == 127)
+	{
+		snprintf(why, size,
+				 "%s not found (Debian: apt-get install linux-perf)", argv[0]);
+		rc = -1;
+	}
+	else if (rc != 0)
 	{
 		char line[256];
 		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -133,34 +144,116 @@ profile_check(char *why, size_t size)
 			paranoid = 0;
 		if (f)
 			fclose(f);
-		if (rc == 127)
-			snprintf(why, size,
-					 "%s not found (Debian: apt-get install linux-perf)",
-					 argv[0]);
-		else
-			snprintf(why, size,
-					 "%s record failed (exit %d, perf_event_paranoid %d): %s",
-					 argv[0], rc, paranoid, line);
-		unlink(log);
-		free(log);
-		return -1;
+		snprintf(why, size,
+				 "%s record failed (exit %d, perf_event_paranoid %d): %s",
+				 argv[0], rc, paranoid, line);
 	}
 	unlink(log);
 	free(log);
-	return 0;
+	return rc;
+}
+
+int
+profile_check(char *why, size_t size)
+{
+	int rc = try_record(PROFILE_CPUS, why, size);
+
+	if (rc == 0)
+		return PROFILE_CPUS;
+	if (rc < 0)
+		return -1; /* no perf at all */
+	return try_record(PROFILE_PROCESSES, why, size) == 0 ? PROFILE_PROCESSES
+														 : -1;
+}
+
+/* Sampling every CPU: the postmaster's children now alive count too. */
+static void
+add_children(struct profile *p)
+{
+	pid_t *now;
+	int n;
+
+	if (p->mode != PROFILE_CPUS || p->npids == 0)
+		return;
+	n = profile_process_tree(p->pids[0], &now);
+	for (int i = 0; i < n; i++)
+	{
+		bool known = false;
+
+		for (int j = 0; j < p->npids && !known; j++)
+			known = p->pids[j] == now[i];
+		if (known)
+			continue;
+		p->pids = xrealloc(p->pids, (size_t) (p->npids + 1) * sizeof(pid_t));
+		p->pids[p->npids++] = now[i];
+	}
+	free(now);
+}
+
+/*
+ * Send perf control command CMD and wait for its "ack", MS milliseconds
+ * at most (perf answers in milliseconds once started).  -1 with ERR,
+ * naming perf's first message when it died.
+ */
+static int
+command(struct profile *p, const char *cmd, int ms, struct pgc_error *err)
+{
+	char buf[64], line[256];
+	size_t len = strlen(cmd);
+	struct timespec ts = {0, 5L * 1000 * 1000};
+
+	/* a stale ack (a command that timed out) is dropped */
+	while (read(p->ack_fd, buf, sizeof(buf)) > 0)
+		;
+	if (write(p->ctl_fd, cmd, len) != (ssize_t) len ||
+		write(p->ctl_fd, "\n", 1) != 1)
+	{
+		error_set(err, PGC_ERR_IO, "perf's control FIFO: %s", strerror(errno));
+		return -1;
+	}
+	for (int waited = 0; waited < ms; waited += 5)
+	{
+		ssize_t got = read(p->ack_fd, buf, sizeof(buf) - 1);
+		int status;
+
+		if (got > 0)
+		{
+			buf[got] = '\0';
+			if (strstr(buf, "ack"))
+				return 0;
+		}
+		if (p->pid > 0 && waitpid(p->pid, &status, WNOHANG) == p->pid)
+		{
+			p->pid = 0;
+			first_line(p->log, line, sizeof(line));
+			error_set(err, PGC_ERR_IO, "perf record ended (%s): %s", cmd,
+					  line[0] ? line : "no message");
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	error_set(err, PGC_ERR_IO, "perf record did not answer \"%s\" in %d s",
+			  cmd, ms / 1000);
+	return -1;
 }
 
 struct profile *
-profile_start(const pid_t *pids, int npids, int hz, const char *dir,
-			  const char *name, struct pgc_error *err)
+profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
+			  const char *dir, const char *name, struct pgc_error *err)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct strbuf list = STRBUF_INIT;
 	char freq[16];
-	char *argv[16];
+	char *argv[24];
+	char *control = NULL;
 	int logfd, k = 0;
 	struct process_io io;
 
+	p->mode = mode;
+	p->ctl_fd = p->ack_fd = -1;
+	p->pids = xmalloc((size_t) (npids > 0 ? npids : 1) * sizeof(pid_t));
+	memcpy(p->pids, pids, (size_t) npids * sizeof(pid_t));
+	p->npids = npids;
 	for (int i = 0; i < npids; i++)
 		strbuf_addf(&list, "%s%ld", i ? "," : "", (long) pids[i]);
 	snprintf(freq, sizeof(freq), "%d", hz > 0 ? hz : PROFILE_DEFAULT_HZ);
@@ -182,8 +275,39 @@ profile_start(const pid_t *pids, int npids, int hz, const char *dir,
 	argv[k++] = "cpu-clock";
 	argv[k++] = "-F";
 	argv[k++] = freq;
-	argv[k++] = "-p";
-	argv[k++] = list.buf;
+	/* no build-ids: nothing written to ~/.debug, a faster stop */
+	argv[k++] = "-B";
+	argv[k++] = "-N";
+	if (mode == PROFILE_CPUS)
+	{
+		/* started with its events off: the window turns them on */
+		p->ctl = xasprintf("%s/perf-%s.ctl", dir, name);
+		p->ack = xasprintf("%s/perf-%s.ack", dir, name);
+		if (mkfifo(p->ctl, 0600) < 0 || mkfifo(p->ack, 0600) < 0 ||
+			(p->ctl_fd = open(p->ctl, O_RDWR | O_CLOEXEC)) < 0 ||
+			(p->ack_fd = open(p->ack, O_RDWR | O_CLOEXEC | O_NONBLOCK)) < 0)
+		{
+			error_set(err, PGC_ERR_IO,
+					  "could not make perf's control FIFOs "
+					  "in \"%s\": %s",
+					  dir, strerror(errno));
+			close(logfd);
+			strbuf_release(&list);
+			profile_free(p);
+			return NULL;
+		}
+		control = xasprintf("fifo:%s,%s", p->ctl, p->ack);
+		argv[k++] = "-a";
+		argv[k++] = "-k";
+		argv[k++] = "CLOCK_MONOTONIC";
+		argv[k++] = "--control";
+		argv[k++] = control;
+	}
+	else
+	{
+		argv[k++] = "-p";
+		argv[k++] = list.buf;
+	}
 	argv[k++] = "-o";
 	argv[k++] = p->data;
 	argv[k] = NULL;
@@ -191,13 +315,36 @@ profile_start(const pid_t *pids, int npids, int hz, const char *dir,
 	p->pid = process_spawn(argv, NULL, &io, err);
 	close(logfd);
 	strbuf_release(&list);
+	free(control);
 	if (p->pid < 0)
 	{
 		p->pid = 0;
 		profile_free(p);
 		return NULL;
 	}
+	/* ready once it answers: its start (reading every process's maps)
+	 * must not fall in the window */
+	if (mode == PROFILE_CPUS && command(p, "ping", 60000, err) < 0)
+	{
+		profile_free(p);
+		return NULL;
+	}
 	return p;
+}
+
+int
+profile_window(struct profile *p, bool begins, struct pgc_error *err)
+{
+	struct timespec now;
+
+	if (p->mode != PROFILE_CPUS)
+		return 0;
+	/* the clients' backends, there at both edges */
+	add_children(p);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	*(begins ? &p->begin : &p->end) = now;
+	/* still sampling? */
+	return command(p, "ping", 10000, err);
 }
 
 int
@@ -218,6 +365,7 @@ profile_stop(struct profile *p, struct pgc_error *err)
 		return -1;
 	}
 	p->pid = 0;
+	add_children(p);
 	/* perf record exits 0 on SIGINT, or with the signal's status */
 	if (rc != 0 && rc != 128 + SIGINT && rc != 130)
 	{
@@ -282,6 +430,9 @@ profile_parse(const char *text, int top, struct profile_entry **out, int *n,
 		}
 		free(l);
 	}
+	/* shares of these samples: perf's are of every CPU's with --pid */
+	for (int i = 0; i < ne; i++)
+		e[i].pct = 100.0 * (double) e[i].count / (double) *total;
 	if (ne > 1)
 		qsort(e, (size_t) ne, sizeof(*e), entry_cmp);
 	for (int i = top > 0 ? top : ne; i < ne; i++)
@@ -298,6 +449,8 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 			   uint64_t *total, struct pgc_error *err)
 {
 	char *report = xasprintf("%s.txt", p->data);
+	struct strbuf list = STRBUF_INIT;
+	char times[64];
 	char *argv[] = {(char *) perf_program(),
 					"report",
 					"-i",
@@ -309,6 +462,10 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 					"0",
 					"-F",
 					"overhead,sample,dso,sym",
+					p->mode == PROFILE_CPUS ? "--pid" : NULL,
+					NULL,
+					"--time",
+					times,
 					NULL};
 	int fd, logfd, rc;
 	struct process_io io;
@@ -320,6 +477,13 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 	*out = NULL;
 	*n = 0;
 	*total = 0;
+	for (int i = 0; i < p->npids; i++)
+		strbuf_addf(&list, "%s%ld", i ? "," : "", (long) p->pids[i]);
+	argv[12] = list.buf;
+	/* the window's samples only: perf sampled from before it began */
+	snprintf(times, sizeof(times), "%lld.%09ld,%lld.%09ld",
+			 (long long) p->begin.tv_sec, p->begin.tv_nsec,
+			 (long long) p->end.tv_sec, p->end.tv_nsec);
 	fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	logfd = open(p->log, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || logfd < 0)
@@ -363,6 +527,7 @@ out:
 	unlink(report);
 	free(report);
 	strbuf_release(&text);
+	strbuf_release(&list);
 	return rc;
 }
 
@@ -388,8 +553,19 @@ profile_free(struct profile *p)
 		unlink(p->data);
 	if (p->log)
 		unlink(p->log);
+	if (p->ctl_fd >= 0)
+		close(p->ctl_fd);
+	if (p->ack_fd >= 0)
+		close(p->ack_fd);
+	if (p->ctl)
+		unlink(p->ctl);
+	if (p->ack)
+		unlink(p->ack);
 	free(p->data);
 	free(p->log);
+	free(p->ctl);
+	free(p->ack);
+	free(p->pids);
 	free(p);
 }
 

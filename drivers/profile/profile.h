@@ -1,9 +1,13 @@
 /*
  * profile.h - CPU profiles of a server's processes while a point is
  * measured, by Linux perf (Debian's linux-perf): `perf record -e
- * cpu-clock -F HZ -p PIDS` from the window's start to its end, then
- * `perf report` for each function's share of the samples (its self
- * time).  A binary without symbols still gives its module and the
+ * cpu-clock -F HZ -a -k CLOCK_MONOTONIC` (every CPU, started and ready
+ * before the load: its own start reads every process's maps), then
+ * `perf report --pid PIDS --time WINDOW` for each function's share of
+ * the server's samples in the window (self time).  Sampling per
+ * process (`-p PIDS`, started at the window's start) is the fallback
+ * where perf may not sample every CPU; it costs the servers more (8 % of
+ * txid_current's tps at 99 Hz here, tests/bench/profile_cost.sh).  A binary without symbols still gives its module and the
  * address; builds from source keep their symbols.  perf is a process of
  * pgcliff's: profile_free() ends it, whatever happened.
  */
@@ -19,25 +23,47 @@
 /* cpu-clock samples per second of each profiled process by default */
 #define PROFILE_DEFAULT_HZ 99
 
+/* How perf samples: every CPU, or the server's processes alone. */
+enum profile_mode
+{
+	PROFILE_CPUS = 1,  /* -a, then the server's processes' samples */
+	PROFILE_PROCESSES, /* -p PIDS: where -a is not permitted */
+};
+
 /*
  * The perf to run: $PGCLIFF_PERF, else "perf" from PATH.  Whether it can
- * sample here: 0, or -1 with WHY (e.g. "perf not found (Debian:
- * apt-get install linux-perf)", "perf_event_paranoid is 3") — checked by
- * recording `true` for a moment, as the run will.
+ * sample here, and how: PROFILE_CPUS, else PROFILE_PROCESSES, or -1 with
+ * WHY (e.g. "perf not found (Debian: apt-get install linux-perf)",
+ * "perf_event_paranoid is 3") — checked by recording `true` for a
+ * moment, as the run will.
  */
 int profile_check(char *why, size_t size);
 
 struct profile;
 
 /*
- * Start sampling PIDS (a server's postmaster and its children) at HZ
- * into a file in DIR named after NAME.  NULL with ERR.
+ * Start sampling PIDS (a server's postmaster first, and its children) at
+ * HZ as MODE says into a file in DIR named after NAME.  NULL with ERR.
  */
-struct profile *profile_start(const pid_t *pids, int npids, int hz,
-							  const char *dir, const char *name,
-							  struct pgc_error *err);
+struct profile *profile_start(enum profile_mode mode, const pid_t *pids,
+							  int npids, int hz, const char *dir,
+							  const char *name, struct pgc_error *err);
 
-/* Stop sampling (SIGINT, as perf expects) and wait until it has written. */
+/*
+ * The window begins (BEGINS) or ends.  PROFILE_CPUS: its time on perf's
+ * clock, the server's processes as they are (the clients' backends), and
+ * whether perf still samples (it answers a ping through its control FIFO
+ * in milliseconds).  PROFILE_PROCESSES: nothing (the caller starts perf
+ * at the window's start, when the processes to sample are there, and
+ * stops it at its end).  -1 with ERR.
+ */
+int profile_window(struct profile *p, bool begins, struct pgc_error *err);
+
+/*
+ * Stop sampling (SIGINT, as perf expects) and wait until it has written.
+ * Sampling every CPU, the postmaster's children alive at either edge of
+ * the window or at the stop are the server's processes.
+ */
 int profile_stop(struct profile *p, struct pgc_error *err);
 
 /* One function of a profile: its module, its name, its share. */
@@ -45,7 +71,7 @@ struct profile_entry
 {
 	char *dso;      /* "postgres", "[kernel.kallsyms]", "libc.so.6" */
 	char *symbol;   /* a function, or "0x..." in a module without symbols */
-	double pct;     /* share of all samples (self), 0-100 */
+	double pct;     /* share of the server's samples (self), 0-100 */
 	uint64_t count; /* samples */
 };
 
@@ -60,7 +86,9 @@ int profile_report(struct profile *p, int top, struct profile_entry **out,
 /*
  * `perf report --stdio -q -F overhead,sample,dso,sym` text into entries,
  * as profile_report() reads it: every line, largest share first, the
- * samples summed into *TOTAL.  Lines that are not entries are skipped.
+ * samples summed into *TOTAL, each share its samples over that total
+ * (perf's own percentages may be of every CPU's samples).  Lines that
+ * are not entries are skipped.
  */
 int profile_parse(const char *text, int top, struct profile_entry **out,
 				  int *n, uint64_t *total);

@@ -70,6 +70,7 @@ struct run
 	int points_done;
 	int nrows;
 	int aborted_clients;
+	enum profile_mode profile_mode;
 	int profile_hz; /* the run's rate; a variant may have its own */
 	int prof_hz;    /* the step's */
 	int prof_order;
@@ -1245,6 +1246,7 @@ setup_profiles(struct run *r)
 	char *dir;
 	struct strbuf per = STRBUF_INIT;
 	bool any = hz > 0;
+	int mode;
 
 	/* a variant's own profile: (none under --no-profile) */
 	for (int i = 0; i < r->nvars && r->c.profile_hz >= 0; i++)
@@ -1262,11 +1264,12 @@ setup_profiles(struct run *r)
 		strbuf_release(&per);
 		return;
 	}
-	if (profile_check(why, sizeof(why)) < 0)
+	if ((mode = profile_check(why, sizeof(why))) < 0)
 	{
 		emit_text(r, RUN_EV_NOTE, NULL,
 				  "profiles: not taken, the run goes on without them: %s",
 				  why);
+		strbuf_release(&per);
 		return;
 	}
 	dir = xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -1277,21 +1280,26 @@ setup_profiles(struct run *r)
 				  "%s",
 				  tmp && *tmp ? tmp : "/tmp");
 		free(dir);
+		strbuf_release(&per);
 		return;
 	}
 	r->profile_dir = dir;
 	r->profile_hz = hz;
+	r->profile_mode = (enum profile_mode) mode;
 	r->profiling = true;
 	if (hz > 0)
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "profiles: cpu-clock at %d Hz of each managed server's "
-				  "processes during every window (perf record -p)%s",
-				  hz, per.buf);
+		snprintf(why, sizeof(why), " at %d Hz", hz);
 	else
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "profiles: cpu-clock of each managed server's processes "
-				  "during every window (perf record -p)%s",
-				  per.buf);
+		why[0] = '\0';
+	emit_text(r, RUN_EV_NOTE, NULL,
+			  "profiles: cpu-clock%s of each managed server's processes "
+			  "during every window (%s)%s",
+			  why,
+			  mode == PROFILE_CPUS
+				  ? "perf record -a, every CPU, then their samples"
+				  : "perf record -p: perf may not sample every CPU here, and "
+					"sampling per process costs the servers more",
+			  per.buf ? per.buf : "");
 	strbuf_release(&per);
 }
 
@@ -1306,48 +1314,72 @@ variant_hz(const struct run *r, const struct variant *v)
 							   : r->profile_hz;
 }
 
-/* The engine's window edges: perf starts at the window's start, stops at
- * its end (called from the run's own thread). */
+/* Start perf on each managed node of the step's target (its processes
+ * as they are now); a node perf cannot sample is said and left out. */
+static void
+start_profiles(struct run *r)
+{
+	static const char *const names[2] = {"primary", "standby"};
+
+	for (int node = 0; node < 2; node++)
+	{
+		struct pgc_error e;
+		pid_t pid = target_pid(r->prof_target->t, (enum target_node_id) node);
+		pid_t *pids;
+		int n;
+		char name[64];
+
+		if (pid <= 0)
+		{
+			if (node == 0 && !r->prof_external_said)
+			{
+				r->prof_external_said = true;
+				emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: not taken of external servers "
+						  "(pgcliff profiles the servers it starts)");
+			}
+			continue;
+		}
+		n = profile_process_tree(pid, &pids);
+		snprintf(name, sizeof(name), "p%d-%s", r->prof_order, names[node]);
+		r->prof[node] = profile_start(r->profile_mode, pids, n, r->prof_hz,
+									  r->profile_dir, name, &e);
+		if (r->prof[node] == NULL)
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: the %s's not taken at point %d: %s",
+					  names[node], r->prof_order + 1, e.message);
+		free(pids);
+	}
+}
+
+/*
+ * The engine's window edges (called from the run's own thread): sampling
+ * every CPU, perf is already up and its events go on and off; sampling
+ * per process, perf starts here, when the clients' backends are there,
+ * and stops at the window's end.
+ */
 static void
 on_window_edge(void *arg, bool begins)
 {
 	struct run *r = arg;
 	static const char *const names[2] = {"primary", "standby"};
 
+	if (begins && r->profile_mode == PROFILE_PROCESSES)
+	{
+		start_profiles(r);
+		return;
+	}
 	for (int node = 0; node < 2; node++)
 	{
 		struct pgc_error e;
+		int rc;
 
-		if (begins)
-		{
-			pid_t pid =
-				target_pid(r->prof_target->t, (enum target_node_id) node);
-			pid_t *pids;
-			int n;
-			char name[64];
-
-			if (pid <= 0)
-			{
-				if (node == 0 && !r->prof_external_said)
-				{
-					r->prof_external_said = true;
-					emit_text(r, RUN_EV_NOTE, NULL,
-							  "profiles: not taken of external servers "
-							  "(pgcliff profiles the servers it starts)");
-				}
-				continue;
-			}
-			n = profile_process_tree(pid, &pids);
-			snprintf(name, sizeof(name), "p%d-%s", r->prof_order, names[node]);
-			r->prof[node] =
-				profile_start(pids, n, r->prof_hz, r->profile_dir, name, &e);
-			if (r->prof[node] == NULL)
-				emit_text(r, RUN_EV_NOTE, NULL,
-						  "profiles: the %s's not taken at point %d: %s",
-						  names[node], r->prof_order + 1, e.message);
-			free(pids);
-		}
-		else if (r->prof[node] && profile_stop(r->prof[node], &e) < 0)
+		if (r->prof[node] == NULL)
+			continue;
+		rc = r->profile_mode == PROFILE_CPUS
+				 ? profile_window(r->prof[node], begins, &e)
+				 : profile_stop(r->prof[node], &e);
+		if (rc < 0)
 		{
 			emit_text(r, RUN_EV_NOTE, NULL,
 					  "profiles: the %s's at point %d is lost: %s",
@@ -1378,8 +1410,9 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 		if (r->prof[node] == NULL)
 			continue;
 		if (keep && rc == 0 &&
-			profile_report(r->prof[node], PROFILE_TOP, &e, &n, &total, &perr) <
-				0)
+			(profile_stop(r->prof[node], &perr) < 0 ||
+			 profile_report(r->prof[node], PROFILE_TOP, &e, &n, &total,
+							&perr) < 0))
 			emit_text(r, RUN_EV_NOTE, NULL,
 					  "profiles: the %s's at point %d is lost: %s",
 					  names[node], order + 1, perr.message);
@@ -1482,6 +1515,9 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		r->prof_order = order;
 		lp.window_edge = on_window_edge;
 		lp.window_edge_arg = r;
+		/* up and ready before the load, off until the window */
+		if (r->profile_mode == PROFILE_CPUS)
+			start_profiles(r);
 	}
 
 	memset(&ev, 0, sizeof(ev));
