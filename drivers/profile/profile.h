@@ -7,9 +7,10 @@
  * the server's samples in the window (self time).  Sampling per
  * process (`-p PIDS`, started at the window's start) is the fallback
  * where perf may not sample every CPU; it costs the servers more (8 % of
- * txid_current's tps at 99 Hz here, tests/bench/profile_cost.sh).  A binary without symbols still gives its module and the
- * address; builds from source keep their symbols.  perf is a process of
- * pgcliff's: profile_free() ends it, whatever happened.
+ * txid_current's tps at 99 Hz here, tests/bench/profile_cost.sh).  A binary
+ * without symbols still gives its module and the address; builds from source
+ * keep their symbols.  perf is a process of pgcliff's: profile_free() ends it,
+ * whatever happened.
  */
 #ifndef PGCLIFF_PROFILE_H
 #define PGCLIFF_PROFILE_H
