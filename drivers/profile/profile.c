@@ -280,7 +280,8 @@ profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
 	argv[k++] = "-N";
 	if (mode == PROFILE_CPUS)
 	{
-		/* started with its events off: the window turns them on */
+		/* every CPU, from before the load; the window is cut out of it at
+		 * report time (--time), its control FIFO says when it is ready */
 		p->ctl = xasprintf("%s/perf-%s.ctl", dir, name);
 		p->ack = xasprintf("%s/perf-%s.ack", dir, name);
 		if (mkfifo(p->ctl, 0600) < 0 || mkfifo(p->ack, 0600) < 0 ||
