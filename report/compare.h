@@ -357,6 +357,15 @@ int cmp_why_stored(struct store *st, const struct cmp_side *a,
 void cmp_why_free(struct cmp_why *why, int n);
 
 /*
+ * What a plan step measured, as people read it: "reads 8 clients, writes
+ * 8 clients", one "WORKLOAD N client(s)" per distinct part of the N
+ * given, sorted.  The one spelling of a step (cmp_why, the HTML report's
+ * per-second sections).  Caller frees.
+ */
+char *cmp_step_signature(const char *const *workloads, const int *clients,
+						 int n);
+
+/*
  * One look of run RUN_ID (run --until-decided): VARIANTS[0] against each
  * of VARIANTS[1..] at confidence CONF, as gate judges them (per point, or
  * ON_GEOMEAN).  *OUTCOME: REGRESSION if any is, NO-REGRESSION if all

@@ -246,9 +246,9 @@ model(struct doc *d, struct pgc_error *err)
 		{
 			const struct store_point_row *p = &d->lines[l].rows[i];
 			struct step *s;
-			char **parts = NULL;
-			int nparts = 0, j;
-			struct strbuf sig = STRBUF_INIT;
+			const char **w;
+			int *c;
+			int n = 0, j;
 
 			for (j = 0; j < d->nsteps; j++)
 				if (d->steps[j].line == l && d->steps[j].run_id == p->run_id &&
@@ -256,6 +256,8 @@ model(struct doc *d, struct pgc_error *err)
 					break;
 			if (j < d->nsteps)
 				continue;
+			w = xcalloc((size_t) d->lines[l].nrows + 1, sizeof(char *));
+			c = xcalloc((size_t) d->lines[l].nrows + 1, sizeof(int));
 			for (int k = 0; k < d->lines[l].nrows; k++)
 			{
 				const struct store_point_row *q = &d->lines[l].rows[k];
@@ -263,23 +265,16 @@ model(struct doc *d, struct pgc_error *err)
 				if (q->run_id == p->run_id && q->order_idx == p->order_idx &&
 					!is_event_workload(d, q->workload))
 				{
-					char *part =
-						xasprintf("%s %d client%s", q->workload, q->clients,
-								  q->clients == 1 ? "" : "s");
-
-					add_unique(&parts, &nparts, part);
-					free(part);
+					w[n] = q->workload;
+					c[n++] = q->clients;
 				}
 			}
-			if (nparts == 0)
-				continue;
-			qsort(parts, (size_t) nparts, sizeof(char *), cmp_str);
-			for (int k = 0; k < nparts; k++)
+			if (n == 0)
 			{
-				strbuf_addstr(&sig, k ? ", " : "");
-				strbuf_addstr(&sig, parts[k]);
+				free(w);
+				free(c);
+				continue;
 			}
-			free_list(parts, nparts);
 			d->steps =
 				xrealloc(d->steps, (size_t) (d->nsteps + 1) * sizeof(*s));
 			s = &d->steps[d->nsteps++];
@@ -287,7 +282,9 @@ model(struct doc *d, struct pgc_error *err)
 			s->run_id = p->run_id;
 			s->order_idx = p->order_idx;
 			s->repeat_idx = p->repeat_idx;
-			s->sig = strbuf_detach(&sig);
+			s->sig = cmp_step_signature(w, c, n);
+			free(w);
+			free(c);
 			s->clients = p->clients;
 		}
 	return 0;

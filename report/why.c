@@ -41,17 +41,49 @@ cmp_cstr(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+char *
+cmp_step_signature(const char *const *workloads, const int *clients, int n)
+{
+	char **parts = xcalloc((size_t) n + 1, sizeof(char *));
+	int nparts = 0;
+	struct strbuf sig = STRBUF_INIT;
+
+	for (int k = 0; k < n; k++)
+	{
+		char *part = xasprintf("%s %d client%s", workloads[k], clients[k],
+							   clients[k] == 1 ? "" : "s");
+		bool seen = false;
+
+		for (int j = 0; j < nparts && !seen; j++)
+			seen = strcmp(parts[j], part) == 0;
+		if (seen)
+			free(part);
+		else
+			parts[nparts++] = part;
+	}
+	qsort(parts, (size_t) nparts, sizeof(char *), cmp_cstr);
+	for (int k = 0; k < nparts; k++)
+	{
+		strbuf_addstr(&sig, k ? ", " : "");
+		strbuf_addstr(&sig, parts[k]);
+		free(parts[k]);
+	}
+	free(parts);
+	return strbuf_detach(&sig);
+}
+
 /* The steps of side SD's samples (windows left out), each with its sig. */
 static void
 side_steps(const struct cmp_side *sd, struct wside *out)
 {
+	const char **w = xcalloc((size_t) sd->nsamples + 1, sizeof(char *));
+	int *c = xcalloc((size_t) sd->nsamples + 1, sizeof(int));
+
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < sd->nsamples; i++)
 	{
 		const struct cmp_sample *x = &sd->samples[i];
-		char **parts = NULL;
-		int nparts = 0, j;
-		struct strbuf sig = STRBUF_INIT;
+		int n = 0, j;
 		struct wstep *s;
 
 		if (x->window)
@@ -66,22 +98,13 @@ side_steps(const struct cmp_side *sd, struct wside *out)
 		{
 			const struct cmp_sample *y = &sd->samples[k];
 
-			if (y->window || y->run_id != x->run_id ||
-				y->order_idx != x->order_idx)
-				continue;
-			parts = xrealloc(parts, (size_t) (nparts + 1) * sizeof(char *));
-			parts[nparts++] =
-				xasprintf("%s %d client%s", y->workload, y->clients,
-						  y->clients == 1 ? "" : "s");
+			if (!y->window && y->run_id == x->run_id &&
+				y->order_idx == x->order_idx)
+			{
+				w[n] = y->workload;
+				c[n++] = y->clients;
+			}
 		}
-		qsort(parts, (size_t) nparts, sizeof(char *), cmp_cstr);
-		for (int k = 0; k < nparts; k++)
-		{
-			strbuf_addstr(&sig, k ? ", " : "");
-			strbuf_addstr(&sig, parts[k]);
-			free(parts[k]);
-		}
-		free(parts);
 		out->steps = xrealloc(out->steps, (size_t) (out->nsteps + 1) *
 											  sizeof(*out->steps));
 		s = &out->steps[out->nsteps++];
@@ -89,8 +112,10 @@ side_steps(const struct cmp_side *sd, struct wside *out)
 		s->run_id = x->run_id;
 		s->order_idx = x->order_idx;
 		s->block = x->block;
-		s->sig = strbuf_detach(&sig);
+		s->sig = cmp_step_signature(w, c, n);
 	}
+	free(w);
+	free(c);
 }
 
 static void

@@ -87,19 +87,14 @@ try_record(enum profile_mode mode, char *why, size_t size)
 	char *log =
 		xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	int fd = mkstemp(log);
-	char *argv[] = {(char *) perf_program(),
-					"record",
-					"-q",
-					"-e",
-					"cpu-clock",
-					"-F",
-					"10",
-					mode == PROFILE_CPUS ? "-a" : "-o",
-					mode == PROFILE_CPUS ? "-o" : "/dev/null",
-					mode == PROFILE_CPUS ? "/dev/null" : "--",
-					mode == PROFILE_CPUS ? "--" : "true",
-					mode == PROFILE_CPUS ? "true" : NULL,
-					NULL};
+	char *argv[12] = {(char *) perf_program(),
+					  "record",
+					  "-q",
+					  "-e",
+					  "cpu-clock",
+					  "-F",
+					  "10"};
+	int k = 7;
 	struct process_io io;
 	struct pgc_error err;
 	pid_t pid;
@@ -112,6 +107,13 @@ try_record(enum profile_mode mode, char *why, size_t size)
 		free(log);
 		return -1;
 	}
+	if (mode == PROFILE_CPUS)
+		argv[k++] = "-a";
+	argv[k++] = "-o";
+	argv[k++] = "/dev/null";
+	argv[k++] = "--";
+	argv[k++] = "true";
+	argv[k] = NULL;
 	io = (struct process_io){-1, fd, fd};
 	pid = process_spawn(argv, NULL, &io, &err);
 	close(fd);
@@ -164,6 +166,14 @@ profile_check(char *why, size_t size)
 		return -1; /* no perf at all */
 	return try_record(PROFILE_PROCESSES, why, size) == 0 ? PROFILE_PROCESSES
 														 : -1;
+}
+
+/* "12,34,56", as perf's -p and --pid take them */
+static void
+pid_list(struct strbuf *sb, const pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%ld", i ? "," : "", (long) pids[i]);
 }
 
 /* Sampling every CPU: the postmaster's children now alive count too. */
@@ -254,8 +264,7 @@ profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
 	p->pids = xmalloc((size_t) (npids > 0 ? npids : 1) * sizeof(pid_t));
 	memcpy(p->pids, pids, (size_t) npids * sizeof(pid_t));
 	p->npids = npids;
-	for (int i = 0; i < npids; i++)
-		strbuf_addf(&list, "%s%ld", i ? "," : "", (long) pids[i]);
+	pid_list(&list, pids, npids);
 	snprintf(freq, sizeof(freq), "%d", hz > 0 ? hz : PROFILE_DEFAULT_HZ);
 	p->data = xasprintf("%s/perf-%s.data", dir, name);
 	p->log = xasprintf("%s/perf-%s.log", dir, name);
@@ -452,22 +461,18 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 	char *report = xasprintf("%s.txt", p->data);
 	struct strbuf list = STRBUF_INIT;
 	char times[64];
-	char *argv[] = {(char *) perf_program(),
-					"report",
-					"-i",
-					p->data,
-					"--stdio",
-					"-q",
-					"--no-children",
-					"--percent-limit",
-					"0",
-					"-F",
-					"overhead,sample,dso,sym",
-					p->mode == PROFILE_CPUS ? "--pid" : NULL,
-					NULL,
-					"--time",
-					times,
-					NULL};
+	char *argv[16] = {(char *) perf_program(),
+					  "report",
+					  "-i",
+					  p->data,
+					  "--stdio",
+					  "-q",
+					  "--no-children",
+					  "--percent-limit",
+					  "0",
+					  "-F",
+					  "overhead,sample,dso,sym"};
+	int k = 11;
 	int fd, logfd, rc;
 	struct process_io io;
 	pid_t pid;
@@ -478,13 +483,20 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 	*out = NULL;
 	*n = 0;
 	*total = 0;
-	for (int i = 0; i < p->npids; i++)
-		strbuf_addf(&list, "%s%ld", i ? "," : "", (long) p->pids[i]);
-	argv[12] = list.buf;
-	/* the window's samples only: perf sampled from before it began */
-	snprintf(times, sizeof(times), "%lld.%09ld,%lld.%09ld",
-			 (long long) p->begin.tv_sec, p->begin.tv_nsec,
-			 (long long) p->end.tv_sec, p->end.tv_nsec);
+	if (p->mode == PROFILE_CPUS)
+	{
+		/* the server's samples of the window only: perf sampled every
+		 * process, from before the window began */
+		pid_list(&list, p->pids, p->npids);
+		snprintf(times, sizeof(times), "%lld.%09ld,%lld.%09ld",
+				 (long long) p->begin.tv_sec, p->begin.tv_nsec,
+				 (long long) p->end.tv_sec, p->end.tv_nsec);
+		argv[k++] = "--pid";
+		argv[k++] = list.buf;
+		argv[k++] = "--time";
+		argv[k++] = times;
+	}
+	argv[k] = NULL;
 	fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	logfd = open(p->log, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || logfd < 0)
