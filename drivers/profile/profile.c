@@ -87,7 +87,7 @@ try_record(enum profile_mode mode, char *why, size_t size)
 	char *log =
 		xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	int fd = mkstemp(log);
-	char *argv[12] = {(char *) perf_program(),
+	char *argv[16] = {(char *) perf_program(),
 					  "record",
 					  "-q",
 					  "-e",
