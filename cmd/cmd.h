@@ -46,6 +46,7 @@ extern const struct cmd cmd_report;
 extern const struct cmd cmd_history;
 extern const struct cmd cmd_init;
 extern const struct cmd cmd_build;
+extern const struct cmd cmd_bisect;
 
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;
@@ -62,6 +63,14 @@ void cmd_print_error(const struct pgc_error *err);
 
 /* A progress callback of the libraries: LINE on stderr, flushed. */
 void cmd_progress_line(void *arg, const char *line);
+
+/*
+ * One look of a run until decided (run --until-decided, bisect) on
+ * stderr: "look 2 after 3 blocks (97.5 % intervals, 40 s of 600 s
+ * budget): INCONCLUSIVE" and its verdicts.
+ */
+struct store_look;
+void cmd_print_look(const struct store_look *look, double budget_s);
 
 /* Print "pgcliff <verb>: " usage error + hint; returns EXIT_USAGE. */
 int cmd_usage_error(const struct cmd *c, const char *fmt, ...)

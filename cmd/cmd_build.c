@@ -40,6 +40,12 @@ const struct cmd cmd_build = {
 		"                            does not apply\n"
 		"      --configure-opt OPT   pass OPT to configure (repeatable); pgcliff\n"
 		"                            adds --enable-depend and chooses --prefix\n"
+		"  -r, --revision REV        build commit REV of the git checkout DIR\n"
+		"                            (keyed by its tree), not its work tree\n"
+		"      --over BASE           with --revision: start from the build of\n"
+		"                            commit BASE (built first if need be) and\n"
+		"                            replace the files that differ, so make\n"
+		"                            recompiles only what they touch\n"
 		"  -n, --name NAME           a name for the build: progress lines and\n"
 		"                            CACHE/names/NAME, a link to it\n"
 		"      --cache DIR           the build cache (default $PGCLIFF_BUILD_CACHE,\n"
@@ -80,6 +86,8 @@ build_fn(int argc, char **argv)
 		{"cache", required_argument, NULL, 2},
 		{"jobs", required_argument, NULL, 'j'},
 		{"json", no_argument, NULL, 3},
+		{"revision", required_argument, NULL, 'r'},
+		{"over", required_argument, NULL, 4},
 		{NULL, 0, NULL, 0}};
 	struct build_spec spec;
 	struct build_options o;
@@ -97,7 +105,8 @@ build_fn(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":s:D:p:n:j:", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, ":s:D:p:n:j:r:", longopts, NULL)) !=
+		   -1)
 	{
 		switch (ch)
 		{
@@ -142,6 +151,12 @@ build_fn(int argc, char **argv)
 			case 3:
 				json = true;
 				break;
+			case 'r':
+				spec.revision = optarg;
+				break;
+			case 4:
+				spec.base_revision = optarg;
+				break;
 			default:
 				rc = cmd_option_error(&cmd_build, ch, argv);
 				goto out;
@@ -156,6 +171,11 @@ build_fn(int argc, char **argv)
 	if (spec.source == NULL)
 	{
 		rc = cmd_usage_error(&cmd_build, "--source DIR is required");
+		goto out;
+	}
+	if (spec.base_revision && spec.revision == NULL)
+	{
+		rc = cmd_usage_error(&cmd_build, "--over goes with --revision");
 		goto out;
 	}
 	spec.defines = defs;
@@ -183,7 +203,8 @@ build_fn(int argc, char **argv)
 			printf("  status:  cached\n");
 		else
 			printf("  status:  built in %.1f s%s\n", res.seconds,
-				   res.incremental ? " (incremental, from the plain build)"
+				   res.incremental ? " (incremental, from the plain build's "
+									 "tree)"
 								   : "");
 		printf("  source:  %s\n", res.identity);
 		for (int i = 0; i < ndefs; i++)

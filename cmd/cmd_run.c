@@ -27,6 +27,7 @@
 #include "report.h"
 #include "run.h"
 #include "sequential.h"
+#include "profile.h"
 #include "store.h"
 
 static int run_fn(int argc, char **argv);
@@ -70,7 +71,8 @@ const struct cmd cmd_run = {
 		"                          target, server.SETTING, profile (on, off,\n"
 		"                          HZ: its own), or for a build from\n"
 		"                          --source: define.MACRO, patch, configure,\n"
-		"                          build=source (the tree as it is); NAME alone\n"
+		"                          build=source (the tree as it is), revision\n"
+		"                          (a commit of a git checkout); NAME alone\n"
 		"                          is the recipe as it is: --variant base\n"
 		"                          --variant slow:server.commit_delay=100\n"
 		"                          --variant locks64:define.NUM_XLOGINSERT_LOCKS=64\n"
@@ -102,12 +104,17 @@ const struct cmd cmd_run = {
 		"                          off; show --profile prints them\n"
 		"      --profile-rate HZ   cpu-clock samples a second (default 99);\n"
 		"                          implies --profile\n"
+		"      --profile-callgraph fp|dwarf\n"
+		"                          call graphs too: each function's inclusive\n"
+		"                          share (dwarf unwinds any binary; fp needs\n"
+		"                          -fno-omit-frame-pointer); implies --profile\n"
 		"      --until-decided     with variants: add blocks until the first\n"
 		"                          variant against each other one is decided\n"
 		"                          (judged after every block with alpha\n"
 		"                          spending, so looking does not add false\n"
 		"                          alarms), then exit as gate does: 0, 1, 2\n"
-		"      --budget DUR        stop undecided after this long (20min)\n"
+		"      --budget DUR        stop undecided after this long (20min;\n"
+		"                          builds not counted)\n"
 		"      --max-repeats N     blocks at most (default: what the budget\n"
 		"                          holds at the estimated length of a block)\n"
 		"      --on points|geomean what --until-decided decides on: every\n"
@@ -226,9 +233,10 @@ struct run_opts
 	int progress_s;
 	int repeat;
 	int nvariant_args;
-	int max_repeats;    /* --max-repeats: blocks at most (0: the budget's) */
-	int profile_hz;     /* --profile[=HZ] > 0, --no-profile -1 */
-	enum cmp_rule rule; /* --rule: what makes a REGRESSION */
+	int max_repeats; /* --max-repeats: blocks at most (0: the budget's) */
+	int profile_hz;  /* --profile[=HZ] > 0, --no-profile -1 */
+	int profile_callgraph;   /* --profile-callgraph: enum profile_callgraph */
+	enum cmp_rule rule;      /* --rule: what makes a REGRESSION */
 	bool progress_timestamp; /* --progress-timestamp */
 	bool shown_script;       /* --show-script: printed, exit 0 */
 	bool failures_detailed;  /* --failures-detailed */
@@ -331,6 +339,7 @@ enum
 	OPT_KEEP_LOGS,
 	OPT_PROFILE,
 	OPT_PROFILE_RATE,
+	OPT_PROFILE_CALLGRAPH,
 	OPT_NO_PROFILE,
 	OPT_PLACEMENT,
 	OPT_VARIANT,
@@ -620,6 +629,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
 		{"profile", no_argument, NULL, OPT_PROFILE},
 		{"profile-rate", required_argument, NULL, OPT_PROFILE_RATE},
+		{"profile-callgraph", required_argument, NULL, OPT_PROFILE_CALLGRAPH},
 		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
 		{"placement", required_argument, NULL, OPT_PLACEMENT},
 		{"variant", required_argument, NULL, OPT_VARIANT},
@@ -838,8 +848,23 @@ parse_options(int argc, char **argv, struct run_opts *o)
 										   "(samples a second, 1 to 10000)",
 										   optarg);
 				break;
+			case OPT_PROFILE_CALLGRAPH:
+			{
+				enum profile_callgraph cg;
+
+				if (profile_callgraph_parse(optarg, &cg) < 0)
+					return cmd_usage_error(&cmd_run,
+										   "invalid --profile-callgraph "
+										   "\"%s\" (want fp or dwarf)",
+										   optarg);
+				o->profile_callgraph = (int) cg;
+				if (o->profile_hz <= 0)
+					o->profile_hz = RECIPE_PROFILE_HZ;
+				break;
+			}
 			case OPT_NO_PROFILE:
 				o->profile_hz = -1;
+				o->profile_callgraph = -1;
 				break;
 			case OPT_PLACEMENT:
 			{
@@ -1063,6 +1088,9 @@ on_event(void *arg, const struct run_event *ev)
 			fprintf(stderr, "server log%s%s: %s\n", ev->variant ? " of " : "",
 					ev->variant ? ev->variant : "", ev->text);
 			break;
+		case RUN_EV_LOOK:
+			cmd_print_look(ev->look, ev->budget_s);
+			break;
 		case RUN_EV_SERVER_UP:
 			if (o->format_pgbench)
 				/* pgbench's printVersion(), client and server alike */
@@ -1159,111 +1187,6 @@ on_event(void *arg, const struct run_event *ev)
 	}
 }
 
-/*
- * --until-decided: after every block, the first variant against each of
- * the others, judged as gate judges (compare_stored()) at the confidence
- * the sequential design gives this look; every look stored.
- */
-struct until
-{
-	const struct run_opts *o;
-	struct store *store;
-	const struct seq_design *design; /* the run's, in its config */
-	int64_t t0_ns;
-	int nlooks;               /* looks taken */
-	enum cmp_outcome outcome; /* of the last look */
-	struct pgc_error err;     /* a look that failed */
-};
-
-/*
- * The most blocks --until-decided may take: --max-repeats, else as many as
- * the budget holds at the estimated length of a block (at least 2, at
- * most 1000; 10 when a block's length cannot be estimated).  The design's
- * looks are spread over them, so they are fixed before the first block.
- */
-static void
-plan_until_decided(const struct run_opts *o, struct run *run)
-{
-	int64_t budget = o->budget_ns ? o->budget_ns : 1200 * 1000000000LL;
-	int64_t block = run_block_estimate_ns(run);
-	int blocks = o->max_repeats;
-
-	if (blocks == 0)
-	{
-		int64_t fit = block > 0 ? budget / block : 10;
-
-		blocks = fit < 2 ? 2 : fit > 1000 ? 1000 : (int) fit;
-		run_set_blocks(run, blocks);
-	}
-	fprintf(stderr,
-			"until decided: at most %d blocks (%s%.0f s budget, a block "
-			"~%.0f s), %d looks\n",
-			blocks, o->max_repeats ? "--max-repeats; " : "",
-			(double) budget / 1e9, (double) block / 1e9,
-			seq_looks(run_design(run)));
-}
-
-static bool
-on_block_done(void *arg, const struct run *r, int blocks)
-{
-	struct until *u = arg;
-	int64_t now = clock_now_ns();
-	int64_t budget = u->o->budget_ns ? u->o->budget_ns : 1200 * 1000000000LL;
-	double conf = seq_conf_at(u->design, blocks);
-	struct strbuf detail = STRBUF_INIT;
-	struct store_look look;
-	const char **names;
-	bool last = blocks >= run_nblocks(r);
-	/* another block would take about as long as the blocks so far did */
-	bool over = now - u->t0_ns + (now - u->t0_ns) / blocks > budget;
-	const char *stop = NULL;
-
-	/* one block says nothing of its spread; between the scheduled looks
-	 * only the end of the budget makes one (the clock's call, not the
-	 * data's) */
-	if (blocks < 2 || (!seq_is_look(u->design, blocks) && !over))
-		return false;
-	names = xcalloc((size_t) run_nvariants(r), sizeof(char *));
-	for (int v = 0; v < run_nvariants(r); v++)
-		names[v] = run_variant_name(r, v);
-	if (compare_look(u->store, run_id(r), names, run_nvariants(r), conf,
-					 u->o->on_geomean, u->o->rule, &u->outcome, &detail,
-					 &u->err) < 0)
-	{
-		free(names);
-		strbuf_release(&detail);
-		return true; /* the store failed: stop, say so at the end */
-	}
-	free(names);
-	if (u->outcome != CMP_OUTCOME_INCONCLUSIVE)
-		stop = "decided";
-	else if (last)
-		stop = "max-repeats";
-	else if (over)
-		stop = "budget";
-	memset(&look, 0, sizeof(look));
-	look.look = ++u->nlooks;
-	look.blocks = blocks;
-	look.confidence = conf;
-	look.elapsed_s = (double) (now - u->t0_ns) / 1e9;
-	look.outcome = u->outcome == CMP_OUTCOME_REGRESSION      ? "REGRESSION"
-				   : u->outcome == CMP_OUTCOME_NO_REGRESSION ? "NO-REGRESSION"
-															 : "INCONCLUSIVE";
-	look.stop = stop;
-	look.detail = detail.buf;
-	/* a look that cannot be stored stops the run: nothing is lost quietly */
-	if (store_look_add(u->store, run_id(r), &look, &u->err) < 0)
-		stop = "store failed";
-	fprintf(stderr,
-			"look %d after %d block%s (%.1f %% intervals, %.0f s of %.0f s "
-			"budget): %s%s%s\n  %s\n",
-			look.look, blocks, blocks == 1 ? "" : "s", 100 * conf,
-			look.elapsed_s, (double) budget / 1e9, look.outcome,
-			stop ? ", stop: " : "", stop ? stop : "", detail.buf);
-	strbuf_release(&detail);
-	return stop != NULL;
-}
-
 /* The run library's view of the options. */
 static void
 run_config_of(const struct run_opts *o, struct run_config *c)
@@ -1307,7 +1230,14 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
 	c->profile_hz = o->profile_hz;
+	c->profile_callgraph = o->profile_callgraph;
 	c->placement = o->placement_set ? &o->placement : NULL;
+	c->until.on = o->until_decided;
+	c->until.budget_ns = o->budget_ns;
+	c->until.max_repeats = o->max_repeats;
+	c->until.metric = -1;
+	c->until.rule = o->rule;
+	c->until.on_geomean = o->on_geomean;
 	c->interrupt = &cmd_interrupted;
 	c->on_event = on_event;
 }
@@ -1321,7 +1251,6 @@ run_fn(int argc, char **argv)
 	struct run_view view;
 	struct recipe *recipe = NULL;
 	struct run *run = NULL;
-	struct until until;
 	char *cmdline = NULL;
 	char logs_dir[1100];
 	int rc;
@@ -1379,33 +1308,16 @@ run_fn(int argc, char **argv)
 	if (view.live)
 		c.progress_s = 1;
 	c.event_arg = &view;
-	memset(&until, 0, sizeof(until));
-	if (o.until_decided)
-	{
-		/* the plan holds the most blocks; the looks stop it earlier */
-		c.repeat = o.max_repeats ? o.max_repeats : 2;
-		c.seq = seq_design_default(c.repeat);
-		until.o = &o;
-		c.seq_geomean = o.on_geomean;
-		c.seq_rule = o.rule;
-		c.block_done = on_block_done;
-		c.block_arg = &until;
-	}
 	if ((run = run_new(&c, &ctx.err)) == NULL)
 		goto out;
 	view.run = run;
-	if (o.until_decided && run_nvariants(run) < 2)
-	{
-		error_set(&ctx.err, PGC_ERR_USAGE,
-				  "--until-decided compares variants: this run has one");
-		error_hint(&ctx.err, "add one, e.g. --variant base --variant "
-							 "slow:server.commit_delay=100");
-		goto out;
-	}
 	if (o.until_decided)
 	{
-		plan_until_decided(&o, run);
-		until.design = run_design(run);
+		struct strbuf plan = STRBUF_INIT;
+
+		run_until_describe(run, &plan);
+		fprintf(stderr, "until decided: %s\n", plan.buf);
+		strbuf_release(&plan);
 	}
 	if (o.format_pgbench && (run_nsteps(run) != 1 || recipe->nworkloads != 1))
 	{
@@ -1422,8 +1334,6 @@ run_fn(int argc, char **argv)
 	if (store_logs_dir(ctx.db_path, logs_dir, sizeof(logs_dir)))
 		run_set_logs_dir(run, logs_dir);
 	cmdline = run_command_line(argc, argv);
-	until.store = ctx.store;
-	until.t0_ns = clock_now_ns();
 	if (run_execute(run, ctx.store, cmdline, &ctx.err) < 0 &&
 		run_finish_error(run))
 	{
@@ -1432,13 +1342,8 @@ run_fn(int argc, char **argv)
 	}
 	live_clear(&view);
 	if (o.until_decided && ctx.err.kind == PGC_ERR_NONE)
-	{
-		if (until.err.kind != PGC_ERR_NONE)
-			ctx.err = until.err;
-		else
-			/* as gate exits: 0 no regression, 1 regression, 2 undecided */
-			ctx.exit_code = (int) until.outcome;
-	}
+		/* as gate exits: 0 no regression, 1 regression, 2 undecided */
+		ctx.exit_code = (int) run_until_outcome(run);
 	if (!o.format_pgbench)
 	{
 		int nrows;

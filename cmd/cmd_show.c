@@ -432,6 +432,53 @@ print_samples(struct store *st, int64_t run_id,
 /* How many functions of each node's profile show --profile prints. */
 #define SHOW_PROFILE_TOP 20
 
+static int
+by_inclusive(const void *a, const void *b)
+{
+	const struct store_profile_row *x =
+		*(const struct store_profile_row *const *) a;
+	const struct store_profile_row *y =
+		*(const struct store_profile_row *const *) b;
+
+	return (x->inclusive < y->inclusive) - (x->inclusive > y->inclusive);
+}
+
+/* One node's functions (ROWS[0..N), after its whole): by self share, and
+ * with call graphs by inclusive share too. */
+static void
+print_node_profile(const struct store_profile_row *rows, int n, bool cg)
+{
+	const struct store_profile_row **incl;
+	int shown = 0;
+
+	printf("  %7s %s%8s  %-20s %s\n", "self", cg ? "    incl " : "", "samples",
+		   "module", "function");
+	for (int k = 0; k < n && shown < SHOW_PROFILE_TOP; k++, shown++)
+	{
+		if (cg && rows[k].inclusive >= 0)
+			printf("  %6.2f%%  %6.2f%% %8" PRIu64 "  %-20s %s\n", rows[k].pct,
+				   rows[k].inclusive, rows[k].samples, rows[k].dso,
+				   rows[k].symbol);
+		else
+			printf("  %6.2f%% %s%8" PRIu64 "  %-20s %s\n", rows[k].pct,
+				   cg ? "        - " : "", rows[k].samples, rows[k].dso,
+				   rows[k].symbol);
+	}
+	if (!cg || n == 0)
+		return;
+	incl = xcalloc((size_t) n, sizeof(*incl));
+	for (int k = 0; k < n; k++)
+		incl[k] = &rows[k];
+	qsort(incl, (size_t) n, sizeof(*incl), by_inclusive);
+	printf("  by inclusive share (its samples and its callees'):\n");
+	for (int k = 0; k < n && k < SHOW_PROFILE_TOP && incl[k]->inclusive >= 0;
+		 k++)
+		printf("  %6.2f%%  %6.2f%% %8" PRIu64 "  %-20s %s\n", incl[k]->pct,
+			   incl[k]->inclusive, incl[k]->samples, incl[k]->dso,
+			   incl[k]->symbol);
+	free(incl);
+}
+
 /* show --profile: each plan step's profile, per node. */
 static int
 print_profiles(struct store *st, int64_t run_id,
@@ -442,7 +489,7 @@ print_profiles(struct store *st, int64_t run_id,
 	for (int i = 0; i < np; i++)
 	{
 		struct store_profile_row *pr = NULL;
-		int n = 0, shown = 0;
+		int n = 0;
 
 		if (i > 0 && p[i - 1].order_idx == p[i].order_idx)
 			continue;
@@ -450,24 +497,23 @@ print_profiles(struct store *st, int64_t run_id,
 			return -1;
 		for (int k = 0; k < n; k++)
 		{
-			if (pr[k].dso == NULL)
-			{
-				any = true;
-				shown = 0;
-				printf(
-					"\nprofile of plan step %d (%s, %d clients), %s: %" PRIu64
-					" samples at %d Hz%s\n",
-					p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
-					pr[k].samples, pr[k].hz,
-					pr[k].samples ? "" : " (none: the server was idle)");
-				if (pr[k].samples)
-					printf("  %7s %8s  %-20s %s\n", "self", "samples",
-						   "module", "function");
+			int end = k + 1;
+
+			if (pr[k].dso != NULL)
 				continue;
-			}
-			if (shown++ < SHOW_PROFILE_TOP)
-				printf("  %6.2f%% %8" PRIu64 "  %-20s %s\n", pr[k].pct,
-					   pr[k].samples, pr[k].dso, pr[k].symbol);
+			any = true;
+			while (end < n && pr[end].dso != NULL)
+				end++;
+			printf("\nprofile of plan step %d (%s, %d clients), %s: %" PRIu64
+				   " samples at %d Hz%s%s\n",
+				   p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
+				   pr[k].samples, pr[k].hz,
+				   pr[k].inclusive >= 0 ? ", with call graphs" : "",
+				   pr[k].samples ? "" : " (none: the server was idle)");
+			if (pr[k].samples)
+				print_node_profile(pr + k + 1, end - k - 1,
+								   pr[k].inclusive >= 0);
+			k = end - 1;
 		}
 		store_profile_free(pr, n);
 	}

@@ -48,6 +48,18 @@ cmd_progress_line(void *arg, const char *line)
 	fflush(stderr);
 }
 
+void
+cmd_print_look(const struct store_look *l, double budget_s)
+{
+	fprintf(stderr,
+			"look %d after %d block%s (%.1f %% intervals, %.0f s of %.0f s "
+			"budget): %s%s%s\n  %s\n",
+			l->look, l->blocks, l->blocks == 1 ? "" : "s", 100 * l->confidence,
+			l->elapsed_s, budget_s, l->outcome, l->stop ? ", stop: " : "",
+			l->stop ? l->stop : "", l->detail ? l->detail : "");
+	fflush(stderr);
+}
+
 int
 cmd_exit_code(const struct pgc_error *err)
 {

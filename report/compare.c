@@ -55,6 +55,21 @@ cmp_metric_default_margin(enum cmp_metric m)
 }
 
 const char *
+cmp_outcome_name(enum cmp_outcome o)
+{
+	switch (o)
+	{
+		case CMP_OUTCOME_NO_REGRESSION:
+			return "NO-REGRESSION";
+		case CMP_OUTCOME_REGRESSION:
+			return "REGRESSION";
+		case CMP_OUTCOME_INCONCLUSIVE:
+			return "INCONCLUSIVE";
+	}
+	return "?";
+}
+
+const char *
 cmp_verdict_name(enum cmp_verdict v)
 {
 	switch (v)

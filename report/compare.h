@@ -219,6 +219,9 @@ enum cmp_outcome
 	CMP_OUTCOME_INCONCLUSIVE = 2
 };
 
+/* "NO-REGRESSION", "REGRESSION", "INCONCLUSIVE". */
+const char *cmp_outcome_name(enum cmp_outcome o);
+
 struct cmp_result
 {
 	struct cmp_opts opts;
@@ -365,17 +368,27 @@ void cmp_why_free(struct cmp_why *why, int n);
 char *cmp_step_signature(const char *const *workloads, const int *clients,
 						 int n);
 
+/* How a look judges (run --until-decided, bisect's steps). */
+struct cmp_look
+{
+	double conf;
+	double margin; /* <= 0: the metric's default */
+	int metric;    /* -1: the run's measure:, else an enum cmp_metric */
+	enum cmp_rule rule;
+	bool on_geomean; /* each workload's geometric mean, not each point */
+};
+
 /*
  * One look of run RUN_ID (run --until-decided): VARIANTS[0] against each
- * of VARIANTS[1..] at confidence CONF, as gate judges them (per point, or
- * ON_GEOMEAN).  *OUTCOME: REGRESSION if any is, NO-REGRESSION if all
- * are, INCONCLUSIVE otherwise; each pair's verdicts for people appended
- * to DETAIL.  -1 with ERR.
+ * of VARIANTS[1..] as HOW says, as gate judges them.  *OUTCOME:
+ * REGRESSION if any is, NO-REGRESSION if all are, INCONCLUSIVE
+ * otherwise; each pair's verdicts for people appended to DETAIL.  -1
+ * with ERR.
  */
 int compare_look(struct store *st, int64_t run_id, const char *const *variants,
-				 int nvariants, double conf, bool on_geomean,
-				 enum cmp_rule rule, enum cmp_outcome *outcome,
-				 struct strbuf *detail, struct pgc_error *err);
+				 int nvariants, const struct cmp_look *how,
+				 enum cmp_outcome *outcome, struct strbuf *detail,
+				 struct pgc_error *err);
 
 /*
  * The metric M of a stored point, in tps or ms (p95 decoded from its

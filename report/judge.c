@@ -446,9 +446,8 @@ cmp_side_release(struct cmp_side *sd)
 /* One candidate against the baseline at CONF, its verdicts into DETAIL. */
 static int
 look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
-		  double conf, bool on_geomean, enum cmp_rule rule,
-		  enum cmp_outcome *outcome, struct strbuf *detail,
-		  struct pgc_error *err)
+		  const struct cmp_look *how, enum cmp_outcome *outcome,
+		  struct strbuf *detail, struct pgc_error *err)
 {
 	struct cmp_side a, b;
 	struct cmp_query q;
@@ -463,12 +462,18 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	b.text = b.s.variant = cand;
 	a.s.run_id = b.s.run_id = run_id;
 	a.block_hi = b.block_hi = -1;
-	q.conf = conf;
+	q.conf = how->conf;
 	q.conf_set = true;
-	q.on_geomean = on_geomean;
+	q.on_geomean = how->on_geomean;
 	q.on_set = true;
-	q.rule = rule;
+	q.rule = how->rule;
 	q.rule_set = true;
+	q.margin = how->margin;
+	if (how->metric >= 0)
+	{
+		q.metric = (enum cmp_metric) how->metric;
+		q.metric_set = true;
+	}
 	q.seed = 5432;   /* gate's default: the stored run is judged alike */
 	q.no_why = true; /* a look decides; nobody reads why here */
 	rc = compare_stored(st, &a, &b, &q, &res, &labels, err);
@@ -476,10 +481,7 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	{
 		*outcome = res.outcome;
 		strbuf_addf(detail, "%s%s/%s %s", detail->len ? "; " : "", cand, base,
-					res.outcome == CMP_OUTCOME_REGRESSION ? "REGRESSION"
-					: res.outcome == CMP_OUTCOME_NO_REGRESSION
-						? "NO-REGRESSION"
-						: "INCONCLUSIVE");
+					cmp_outcome_name(res.outcome));
 		for (int i = 0; i < res.npoints; i++)
 		{
 			const struct cmp_point *p = &res.points[i];
@@ -491,7 +493,7 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 						p->window ? p->window : "", p->clients, p->r.ratio,
 						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
 		}
-		for (int i = 0; i < res.ncurves && on_geomean; i++)
+		for (int i = 0; i < res.ncurves && how->on_geomean; i++)
 			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",
 						res.curves[i].workload, res.curves[i].geo_ratio,
 						res.curves[i].geo_lo, res.curves[i].geo_hi,
@@ -505,7 +507,7 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 
 int
 compare_look(struct store *st, int64_t run_id, const char *const *variants,
-			 int nvariants, double conf, bool on_geomean, enum cmp_rule rule,
+			 int nvariants, const struct cmp_look *how,
 			 enum cmp_outcome *outcome, struct strbuf *detail,
 			 struct pgc_error *err)
 {
@@ -515,8 +517,8 @@ compare_look(struct store *st, int64_t run_id, const char *const *variants,
 	{
 		enum cmp_outcome o;
 
-		if (look_pair(st, run_id, variants[0], variants[v], conf, on_geomean,
-					  rule, &o, detail, err) < 0)
+		if (look_pair(st, run_id, variants[0], variants[v], how, &o, detail,
+					  err) < 0)
 			return -1;
 		any_regression = any_regression || o == CMP_OUTCOME_REGRESSION;
 		all_decided_no = all_decided_no && o == CMP_OUTCOME_NO_REGRESSION;

@@ -30,21 +30,6 @@ cmp_format_parse(const char *name, enum cmp_format *out)
 	return 0;
 }
 
-static const char *
-outcome_name(enum cmp_outcome o)
-{
-	switch (o)
-	{
-		case CMP_OUTCOME_NO_REGRESSION:
-			return "NO-REGRESSION";
-		case CMP_OUTCOME_REGRESSION:
-			return "REGRESSION";
-		case CMP_OUTCOME_INCONCLUSIVE:
-			return "INCONCLUSIVE";
-	}
-	return "?";
-}
-
 /* A metric value: tps with one decimal, milliseconds with three. */
 static void
 add_value(struct strbuf *out, const struct cmp_result *r, double v, int width)
@@ -257,7 +242,7 @@ static void
 add_summary(struct strbuf *out, const struct cmp_result *r)
 {
 	strbuf_addf(out, "%s%s: %d regression%s, %d inconclusive",
-				outcome_name(r->outcome),
+				cmp_outcome_name(r->outcome),
 				r->opts.on_geomean ? " (gated on the geometric mean over the "
 									 "sweep); points"
 								   : "",
@@ -661,7 +646,7 @@ render_markdown(struct strbuf *out, const struct cmp_result *r,
 				const struct cmp_labels *l)
 {
 	strbuf_addf(out, "### pgcliff compare%s%s: %s\n\n", l->recipe ? " " : "",
-				l->recipe ? l->recipe : "", outcome_name(r->outcome));
+				l->recipe ? l->recipe : "", cmp_outcome_name(r->outcome));
 	strbuf_addf(out, "**A** (baseline): %s  \n**B** (candidate): %s  \n", l->a,
 				l->b);
 	add_header_line(out, r);
@@ -890,7 +875,8 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
 		"paired", all_paired(r), "bootstrap_seed", (json_int_t) o->seed);
 	json_object_set_new(doc, "rule", json_string(cmp_rule_name(o->rule)));
-	json_object_set_new(doc, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(doc, "outcome",
+						json_string(cmp_outcome_name(r->outcome)));
 	json_object_set_new(doc, "gate_exit_code", json_integer((int) r->outcome));
 	json_object_set_new(doc, "regressions", json_integer(r->nregressions));
 	json_object_set_new(doc, "inconclusive", json_integer(r->ninconclusive));

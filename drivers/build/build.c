@@ -246,27 +246,33 @@ identity_free(struct identity *id)
 	json_decref(id->json);
 }
 
+/* PACKAGE_VERSION of a configure script's TEXT, or NULL. */
+static char *
+configure_version(const char *text)
+{
+	for (const char *l = text; l && *l;
+		 l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, "PACKAGE_VERSION='", 17) == 0)
+		{
+			const char *end = strpbrk(l + 17, "'\n");
+
+			if (end && *end == '\'')
+				return xstrndup(l + 17, (size_t) (end - l - 17));
+		}
+	return NULL;
+}
+
 /* PACKAGE_VERSION of SRC/configure, or NULL. */
 static char *
 source_version(const char *src)
 {
 	char *path = xasprintf("%s/configure", src);
-	FILE *f = fopen(path, "r");
-	char line[512];
-	char *version = NULL;
+	struct pgc_error ignore;
+	char *text = file_read_all(path, NULL, &ignore);
+	char *version = text ? configure_version(text) : NULL;
 
 	free(path);
-	if (f == NULL)
-		return NULL;
-	while (version == NULL && fgets(line, sizeof(line), f))
-		if (strncmp(line, "PACKAGE_VERSION='", 17) == 0)
-		{
-			char *end = strchr(line + 17, '\'');
-
-			if (end)
-				version = xstrndup(line + 17, (size_t) (end - line - 17));
-		}
-	fclose(f);
+	free(text);
 	return version;
 }
 
@@ -455,6 +461,40 @@ out:
 	return rc;
 }
 
+/*
+ * Resolve REV of the checkout SRC with SUFFIX ("^{commit}", "^{tree}") to
+ * 40 hex digits in OUT.
+ */
+static int
+git_resolve(const char *src, const char *rev, const char *suffix, char out[41],
+			const struct build_options *o, struct pgc_error *err)
+{
+	char *spec = xasprintf("%s%s", rev, suffix);
+	char *argv[] = {"git",      "-C",      (char *) src,       "rev-parse",
+					"--verify", "--quiet", "--end-of-options", spec,
+					NULL};
+	struct strbuf sb = STRBUF_INIT;
+	int st = run_capture(argv, NULL, -1, &sb, o, err);
+	int rc = -1;
+
+	while (sb.len > 0 && isspace((unsigned char) sb.buf[sb.len - 1]))
+		sb.buf[--sb.len] = '\0';
+	if (st == 0 && sb.len == 40 && strspn(sb.buf, "0123456789abcdef") == 40)
+	{
+		memcpy(out, sb.buf, 41);
+		rc = 0;
+	}
+	else if (err->kind == PGC_ERR_NONE)
+	{
+		error_set(err, PGC_ERR_USAGE, "no commit \"%s\" in \"%s\"", rev, src);
+		error_hint(err, "a revision is built from a git checkout given as "
+						"the source; git rev-parse must know it");
+	}
+	free(spec);
+	strbuf_release(&sb);
+	return rc;
+}
+
 static int
 source_identity(const char *cache, const char *src,
 				const struct build_options *o, struct identity *id,
@@ -541,11 +581,70 @@ struct job
 	struct identity id;
 	char base_key[17];
 	char key[17];
+	/* spec->revision: the commit built and the one its build starts from
+	 * (the same when it is a base), as 40 hex digits */
+	char rev[41];
+	char base_rev[41];
+	char rev_tree[41]; /* REV's tree: what names it in the key */
+	bool rev_change;   /* REV differs from BASE_REV: a variant */
 	int jobs;
 	int logfd;
 	char *label;   /* the name, or the key */
 	json_t *steps; /* seconds per step: {"copy": 1.0, ...} */
 };
+
+/*
+ * The identity of SPEC->revision's build: the base commit's tree names it
+ * (clones of one history share builds), its text and provenance name the
+ * commits.
+ */
+static int
+revision_identity(struct job *j, struct pgc_error *err)
+{
+	const struct build_spec *s = j->spec;
+	char base_tree[41];
+	char *show = NULL;
+	char *show_argv[] = {"git", "-C", j->src, "show", NULL, NULL};
+	struct strbuf conf = STRBUF_INIT;
+	char *version = NULL;
+	int rc = -1;
+
+	if (git_resolve(j->src, s->revision, "^{commit}", j->rev, j->o, err) < 0 ||
+		git_resolve(j->src, s->base_revision ? s->base_revision : s->revision,
+					"^{commit}", j->base_rev, j->o, err) < 0 ||
+		git_resolve(j->src, j->base_rev, "^{tree}", base_tree, j->o, err) <
+			0 ||
+		git_resolve(j->src, j->rev, "^{tree}", j->rev_tree, j->o, err) < 0)
+		return -1;
+	j->rev_change = strcmp(j->rev, j->base_rev) != 0;
+	show = xasprintf("%s:configure", j->base_rev);
+	show_argv[4] = show;
+	if (run_capture(show_argv, NULL, -1, &conf, j->o, err) != 0 ||
+		(version = configure_version(sb_text(&conf))) == NULL)
+	{
+		if (err->kind == PGC_ERR_NONE)
+			error_set(err, PGC_ERR_USAGE,
+					  "commit %.12s of \"%s\" is not a PostgreSQL source "
+					  "tree: no configure script with a PACKAGE_VERSION",
+					  j->base_rev, j->src);
+		goto out;
+	}
+	if (j->rev_change)
+		j->id.text = xasprintf("git %.12s over %.12s (%s)", j->rev,
+							   j->base_rev, version);
+	else
+		j->id.text = xasprintf("git %.12s (%s)", j->rev, version);
+	j->id.material = xasprintf("git tree %s", base_tree);
+	j->id.json = json_pack("{s:s, s:o, s:s, s:s, s:o}", "kind", "git-commit",
+						   "dir", pjson_str(j->src), "commit", j->base_rev,
+						   "tree", base_tree, "version", pjson_str(version));
+	rc = 0;
+out:
+	free(show);
+	free(version);
+	strbuf_release(&conf);
+	return rc;
+}
 
 static int
 check_spec(struct job *j, struct pgc_error *err)
@@ -628,6 +727,8 @@ compute_key(const struct job *j, bool base, char *out)
 						j->defs[i].value);
 		for (int i = 0; i < j->spec->npatches; i++)
 			strbuf_addf(&m, "patch %s\n", j->patches[i].sha256);
+		if (j->rev_change)
+			strbuf_addf(&m, "revision tree %s\n", j->rev_tree);
 	}
 	sha256_hex(m.buf, m.len, sha);
 	memcpy(out, sha, 16);
@@ -846,19 +947,25 @@ step_time(struct job *j, const char *step, int64_t t0)
 						json_real(round(seconds_since(t0) * 10) / 10));
 }
 
-/* Copy the source tree SRC into DEST (without .git). */
+/*
+ * Extract the tar archive that CREATE writes to its standard output into
+ * DEST; WHAT names the step when it fails.  TOUCH: the files get the time
+ * of extraction, not the archive's, so that make sees them newer than
+ * what was built from their predecessors.
+ */
 static int
-copy_source(struct job *j, const char *dest, struct pgc_error *err)
+extract_into(struct job *j, char *const *create, const char *dest, bool touch,
+			 const char *what, struct pgc_error *err)
 {
-	char *create[] = {"tar", "-C", j->src, "--exclude=.git",
-					  "-cf", "-",  ".",    NULL};
-	char *extract[] = {"tar", "-C", (char *) dest, "-xf", "-", NULL};
+	char *extract[] = {"tar", "-C", (char *) dest, "-xf", "-", NULL, NULL};
 	int fds[2];
 	struct process_io c = {-1, -1, j->logfd};
 	struct process_io x = {-1, -1, j->logfd};
 	pid_t pc, px;
 	int sc, sx;
 
+	if (touch)
+		extract[5] = "-m";
 	if (dir_make_all(dest, 0755, err) < 0)
 		return -1;
 	if (pipe2(fds, O_CLOEXEC) != 0)
@@ -875,8 +982,110 @@ copy_source(struct job *j, const char *dest, struct pgc_error *err)
 	sc = pc < 0 ? -1 : wait_child(pc, j->o);
 	sx = px < 0 ? -1 : wait_child(px, j->o);
 	if (sc != 0 || sx != 0)
-		return step_failed(j, "copying the source", sc != 0 ? sc : sx, err);
+		return step_failed(j, what, sc != 0 ? sc : sx, err);
 	return 0;
+}
+
+/*
+ * Copy the source into DEST: the work tree without .git, or the base
+ * commit when a revision is built.
+ */
+static int
+copy_source(struct job *j, const char *dest, struct pgc_error *err)
+{
+	char *tree[] = {"tar", "-C", j->src, "--exclude=.git",
+					"-cf", "-",  ".",    NULL};
+	char *commit[] = {"git",          "-C",        j->src, "archive",
+					  "--format=tar", j->base_rev, NULL};
+
+	return extract_into(j, j->spec->revision ? commit : tree, dest, false,
+						"copying the source", err);
+}
+
+/*
+ * Turn TREE, a copy of BASE_REV's built tree, into REV's: the files that
+ * differ between the two commits replaced or removed, each one added to
+ * FILES.
+ */
+static int
+revision_update(struct job *j, const char *tree, char ***files, int *nfiles,
+				struct pgc_error *err)
+{
+	char *diff[] = {"git",
+					"-C",
+					j->src,
+					"diff",
+					"--no-renames",
+					"--no-ext-diff",
+					"--name-status",
+					"-z",
+					j->base_rev,
+					j->rev,
+					NULL};
+	struct strbuf out = STRBUF_INIT;
+	char **argv = NULL;
+	int nargv = 0, nchanged = 0, nremoved = 0, rc = -1, st;
+
+	progress(j, "the files that differ between %.12s and %.12s", j->base_rev,
+			 j->rev);
+	if ((st = run_capture(diff, NULL, j->logfd, &out, j->o, err)) != 0)
+	{
+		if (err->kind == PGC_ERR_NONE)
+			step_failed(j, "git diff", st, err);
+		goto out;
+	}
+	argv = xcalloc(out.len / 2 + 16, sizeof(char *));
+	argv[nargv++] = "git";
+	argv[nargv++] = "--literal-pathspecs";
+	argv[nargv++] = "-C";
+	argv[nargv++] = j->src;
+	argv[nargv++] = "archive";
+	argv[nargv++] = "--format=tar";
+	argv[nargv++] = j->rev;
+	argv[nargv++] = "--";
+	/* -z --name-status: STATUS NUL PATH NUL, ... */
+	for (size_t p = 0; p < out.len;)
+	{
+		const char *status = out.buf + p;
+		const char *path;
+
+		p += strlen(status) + 1;
+		if (p >= out.len)
+			break;
+		path = out.buf + p;
+		p += strlen(path) + 1;
+		*files = xrealloc(*files, (size_t) (*nfiles + 1) * sizeof(char *));
+		(*files)[(*nfiles)++] = xstrdup(path);
+		if (status[0] == 'D')
+		{
+			char *f = xasprintf("%s/%s", tree, path);
+
+			if (unlink(f) != 0 && errno != ENOENT)
+			{
+				error_set(err, PGC_ERR_IO, "could not remove \"%s\": %s", f,
+						  strerror(errno));
+				free(f);
+				goto out;
+			}
+			free(f);
+			nremoved++;
+		}
+		else
+		{
+			argv[nargv++] = (char *) path;
+			nchanged++;
+		}
+	}
+	progress(j, "%d file%s from %.12s, %d removed", nchanged,
+			 nchanged == 1 ? "" : "s", j->rev, nremoved);
+	if (nchanged > 0 && extract_into(j, argv, tree, true,
+									 "git archive of the revision", err) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(argv);
+	strbuf_release(&out);
+	return rc;
 }
 
 static int
@@ -1224,6 +1433,12 @@ provenance_json(struct job *j, const char *version, const char *compiler,
 					"configure", configure, "compiler", pjson_str(compiler),
 					"defines", defines, "patches", patches, "diff",
 					pjson_str(diff));
+	if (j->spec->revision)
+	{
+		json_object_set_new(doc, "revision", json_string(j->rev));
+		json_object_set_new(doc, "revision_tree", json_string(j->rev_tree));
+		json_object_set_new(doc, "base_revision", json_string(j->base_rev));
+	}
 	json_object_set_new(doc, "base_key", json_string(j->base_key));
 	json_object_set_new(doc, "incremental", json_boolean(incremental));
 	json_object_set_new(doc, "built_at", json_string(when));
@@ -1412,7 +1627,10 @@ build_key(struct job *j, bool base, struct build_result *out,
 	ts = clock_now_ns();
 	if (base)
 	{
-		progress(j, "copy %s", j->src);
+		if (j->spec->revision)
+			progress(j, "git archive %.12s of %s", j->base_rev, j->src);
+		else
+			progress(j, "copy %s", j->src);
 		if (copy_source(j, tree, err) < 0)
 			goto fail;
 	}
@@ -1432,6 +1650,9 @@ build_key(struct job *j, bool base, struct build_result *out,
 	if (!base)
 	{
 		ts = clock_now_ns();
+		if (j->rev_change &&
+			revision_update(j, tree, &files, &nfiles, err) < 0)
+			goto fail;
 		if (apply_patches(j, tree, &files, &nfiles, err) < 0)
 			goto fail;
 		for (int i = 0; i < j->spec->ndefines; i++)
@@ -1544,7 +1765,7 @@ build_ensure(const struct build_spec *spec, const struct build_options *o,
 	const char *cache = o->cache_dir;
 	struct job j;
 	int rc = -1, lockfd = -1, baselock = -1;
-	bool variant = spec->ndefines > 0 || spec->npatches > 0;
+	bool variant;
 	char *dirs;
 
 	memset(out, 0, sizeof(*out));
@@ -1580,13 +1801,16 @@ build_ensure(const struct build_spec *spec, const struct build_options *o,
 		rc = dir_make_all(dirs, 0755, err);
 	free(dirs);
 	if (rc < 0 || check_spec(&j, err) < 0 ||
-		source_identity(j.cache, j.src, o, &j.id, err) < 0 ||
+		(spec->revision
+			 ? revision_identity(&j, err)
+			 : source_identity(j.cache, j.src, o, &j.id, err)) < 0 ||
 		check_reachable(j.cache, err) < 0)
 	{
 		rc = -1;
 		goto out;
 	}
 	rc = -1;
+	variant = spec->ndefines > 0 || spec->npatches > 0 || j.rev_change;
 	compute_key(&j, true, j.base_key);
 	if (variant)
 		compute_key(&j, false, j.key);
@@ -1658,6 +1882,101 @@ out:
 	free(j.cache);
 	json_decref(j.steps);
 	return rc;
+}
+
+int
+build_git_range(const char *source, const char *good, const char *bad,
+				const struct build_options *o, char good_sha[41],
+				struct build_commit **out, int *n, struct pgc_error *err)
+{
+	char bad_sha[41];
+	char *range = NULL;
+	char *is_anc[] = {"git",           "-C",     (char *) source, "merge-base",
+					  "--is-ancestor", good_sha, bad_sha,         NULL};
+	char *list[] = {"git",
+					"-C",
+					(char *) source,
+					"log",
+					"--reverse",
+					"--topo-order",
+					"--ancestry-path",
+					"--format=%H %s",
+					NULL,
+					NULL};
+	struct strbuf sb = STRBUF_INIT;
+	int st, rc = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (git_resolve(source, good, "^{commit}", good_sha, o, err) < 0 ||
+		git_resolve(source, bad, "^{commit}", bad_sha, o, err) < 0)
+		return -1;
+	st = run_capture(is_anc, NULL, -1, &sb, o, err);
+	if (st != 0)
+	{
+		if (err->kind == PGC_ERR_NONE)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "the good commit %.12s (%s) is not an ancestor of the "
+					  "bad one %.12s (%s)",
+					  good_sha, good, bad_sha, bad);
+			error_hint(err, "give --good an older commit of the same "
+							"history as --bad");
+		}
+		goto out;
+	}
+	range = xasprintf("%s..%s", good_sha, bad_sha);
+	list[8] = range;
+	strbuf_reset(&sb);
+	if (run_capture(list, NULL, -1, &sb, o, err) != 0)
+	{
+		if (err->kind == PGC_ERR_NONE)
+		{
+			error_set(err, PGC_ERR_USAGE, "git log %s failed", range);
+			error_detail(err, "%s", sb_text(&sb));
+		}
+		goto out;
+	}
+	for (char *line = sb.buf; line && *line;)
+	{
+		char *end = strchr(line, '\n');
+		struct build_commit *c;
+
+		if (end)
+			*end = '\0';
+		if (strlen(line) >= 40)
+		{
+			*out = xrealloc(*out, (size_t) (*n + 1) * sizeof(**out));
+			c = &(*out)[(*n)++];
+			memcpy(c->sha, line, 40);
+			c->sha[40] = '\0';
+			c->subject = xstrdup(line[40] == ' ' ? line + 41 : "");
+		}
+		line = end ? end + 1 : NULL;
+	}
+	if (*n == 0 || strcmp((*out)[*n - 1].sha, bad_sha) != 0)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "no commit after the good %.12s up to the bad %.12s",
+				  good_sha, bad_sha);
+		build_commits_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		goto out;
+	}
+	rc = 0;
+out:
+	free(range);
+	strbuf_release(&sb);
+	return rc;
+}
+
+void
+build_commits_free(struct build_commit *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(c[i].subject);
+	free(c);
 }
 
 void

@@ -20,9 +20,12 @@
  *                   FAILED_LOGS_KEPT are kept)
  *
  * A variant (defines or patches) starts from a copy of its base build's
- * tree, so make recompiles only what the change touches.  Builds of one
- * key are serialized by a lock file (.locks/KEY); a build that fails or
- * is killed leaves no build.json, and the next one starts over.
+ * tree, so make recompiles only what the change touches.  A commit of a
+ * git checkout (REVISION) is built from `git archive`; one built over
+ * another commit's build (BASE_REVISION: what bisect does) is a variant of
+ * it whose change is the files that differ between the two commits.  Builds of
+ * one key are serialized by a lock file (.locks/KEY); a build that fails or is
+ * killed leaves no build.json, and the next one starts over.
  *
  * Libraries never print: progress goes through a callback.
  */
@@ -54,6 +57,20 @@ struct build_spec
 	char **configure; /* extra configure options */
 	int nconfigure;
 	const char *name; /* a label for progress and names/, or NULL */
+	/*
+	 * A commit of the git checkout SOURCE to build instead of its work
+	 * tree (a hash, a tag, "HEAD~3": anything git rev-parse reads), or
+	 * NULL.  Such a build is keyed by the commit's tree, so two clones
+	 * of one history share it.
+	 */
+	char *revision;
+	/*
+	 * With REVISION: the commit whose build this one starts from (a copy
+	 * of its built tree, the files that differ between the two commits
+	 * replaced, so make recompiles only what they touch); NULL or the
+	 * same commit: REVISION is built afresh as a base.  Borrowed.
+	 */
+	const char *base_revision;
 };
 
 struct build_options
@@ -99,6 +116,24 @@ void build_result_free(struct build_result *r);
  * $HOME/.cache/pgcliff/builds.  Returns BUF.
  */
 char *build_default_cache_dir(char *buf, size_t size);
+
+/* A commit of a git checkout: its hash and the first line of its message. */
+struct build_commit
+{
+	char sha[41];
+	char *subject;
+};
+
+/*
+ * The commits of the git checkout SOURCE after GOOD up to BAD, oldest
+ * first, BAD last (the ancestry path, in topological order), with GOOD
+ * resolved into GOOD_SHA.  -1 with ERR (PGC_ERR_USAGE): a revision git
+ * does not know, GOOD not an ancestor of BAD, or nothing between them.
+ */
+int build_git_range(const char *source, const char *good, const char *bad,
+					const struct build_options *o, char good_sha[41],
+					struct build_commit **out, int *n, struct pgc_error *err);
+void build_commits_free(struct build_commit *c, int n);
 
 /* ------------------------------------------------------ define rewriting */
 

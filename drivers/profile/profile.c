@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,29 @@ struct profile
 	int npids;
 	int ctl_fd, ack_fd;
 	enum profile_mode mode;
+	enum profile_callgraph cg;
 	struct timespec begin, end; /* the window, on perf's clock */
 };
+
+int
+profile_callgraph_parse(const char *text, enum profile_callgraph *out)
+{
+	if (strcmp(text, "fp") == 0)
+		*out = PROFILE_CG_FP;
+	else if (strcmp(text, "dwarf") == 0)
+		*out = PROFILE_CG_DWARF;
+	else
+		return -1;
+	return 0;
+}
+
+const char *
+profile_callgraph_name(enum profile_callgraph cg)
+{
+	return cg == PROFILE_CG_FP      ? "fp"
+		   : cg == PROFILE_CG_DWARF ? "dwarf"
+									: NULL;
+}
 
 static const char *
 perf_program(void)
@@ -248,8 +270,9 @@ command(struct profile *p, const char *cmd, int ms, struct pgc_error *err)
 }
 
 struct profile *
-profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
-			  const char *dir, const char *name, struct pgc_error *err)
+profile_start(enum profile_mode mode, enum profile_callgraph cg,
+			  const pid_t *pids, int npids, int hz, const char *dir,
+			  const char *name, struct pgc_error *err)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
 	struct strbuf list = STRBUF_INIT;
@@ -260,6 +283,7 @@ profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
 	struct process_io io;
 
 	p->mode = mode;
+	p->cg = cg;
 	p->ctl_fd = p->ack_fd = -1;
 	p->pids = xmalloc((size_t) (npids > 0 ? npids : 1) * sizeof(pid_t));
 	memcpy(p->pids, pids, (size_t) npids * sizeof(pid_t));
@@ -287,6 +311,13 @@ profile_start(enum profile_mode mode, const pid_t *pids, int npids, int hz,
 	/* no build-ids: nothing written to ~/.debug, a faster stop */
 	argv[k++] = "-B";
 	argv[k++] = "-N";
+	if (cg != PROFILE_CG_NONE)
+	{
+		/* 8 KB of each sample's stack is enough for a backend's chain
+		 * down from main() */
+		argv[k++] = "--call-graph";
+		argv[k++] = cg == PROFILE_CG_FP ? "fp" : "dwarf,8192";
+	}
 	if (mode == PROFILE_CPUS)
 	{
 		/* every CPU, from before the load; the window is cut out of it at
@@ -397,12 +428,22 @@ entry_cmp(const void *a, const void *b)
 	return (x->count < y->count) - (x->count > y->count);
 }
 
+static int
+double_desc(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x < y) - (x > y);
+}
+
 int
-profile_parse(const char *text, int top, struct profile_entry **out, int *n,
-			  uint64_t *total)
+profile_parse(const char *text, bool children, int top,
+			  struct profile_entry **out, int *n, uint64_t *total)
 {
 	struct profile_entry *e = NULL;
 	int ne = 0, ae = 0;
+	double self_sum = 0; /* perf's self shares: the filtered samples' */
+	bool consistent = true;
 
 	*total = 0;
 	for (const char *line = text; line && *line;)
@@ -410,16 +451,22 @@ profile_parse(const char *text, int top, struct profile_entry **out, int *n,
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t) (nl - line) : strlen(line);
 		char *l = xstrndup(line, len);
-		double pct;
+		double pct, incl = NAN;
 		unsigned long long count;
 		char dso[512], kind[8];
 		int used = 0;
+		bool ok;
 
 		line = nl ? nl + 1 : NULL;
-		/* "    28.51%            65  postgres  [.] GetSnapshotData" */
-		if (sscanf(l, " %lf%% %llu %511s %7s %n", &pct, &count, dso, kind,
-				   &used) == 4 &&
-			used > 0 && kind[0] == '[' && l[used] != '\0')
+		/* "    28.51%            65  postgres  [.] GetSnapshotData", with
+		 * children "    40.02%    28.51%    65  postgres  [.] ..." */
+		if (children)
+			ok = sscanf(l, " %lf%% %lf%% %llu %511s %7s %n", &incl, &pct,
+						&count, dso, kind, &used) == 5;
+		else
+			ok = sscanf(l, " %lf%% %llu %511s %7s %n", &pct, &count, dso, kind,
+						&used) == 4;
+		if (ok && used > 0 && kind[0] == '[' && l[used] != '\0')
 		{
 			char *sym = l + used;
 			size_t sl = strlen(sym);
@@ -434,21 +481,67 @@ profile_parse(const char *text, int top, struct profile_entry **out, int *n,
 			e[ne].dso = xstrdup(dso);
 			e[ne].symbol = xstrdup(sym);
 			e[ne].pct = pct;
+			e[ne].inclusive = incl;
 			e[ne].count = count;
 			*total += count;
+			self_sum += pct;
 			ne++;
 		}
 		free(l);
 	}
-	/* shares of these samples: perf's are of every CPU's with --pid */
+	/* shares of these samples: perf's are of every CPU's with --pid; the
+	 * inclusive ones scale as the self ones sum */
 	for (int i = 0; i < ne; i++)
-		e[i].pct = 100.0 * (double) e[i].count / (double) *total;
+	{
+		/* with call graphs perf weighs samples by their period: both
+		 * shares so, that one reads against the other */
+		if (children && self_sum > 0)
+		{
+			e[i].pct = e[i].pct * 100 / self_sum;
+			e[i].inclusive = e[i].inclusive * 100 / self_sum;
+			consistent = consistent && e[i].inclusive <= 100.5;
+		}
+		else
+		{
+			e[i].pct = 100.0 * (double) e[i].count / (double) *total;
+			e[i].inclusive = NAN;
+		}
+	}
+	/* shares past the whole: perf's chains do not add up (samples lost
+	 * under load); the self shares stand, the inclusive ones are none */
+	for (int i = 0; i < ne && !consistent; i++)
+		e[i].inclusive = NAN;
 	if (ne > 1)
 		qsort(e, (size_t) ne, sizeof(*e), entry_cmp);
-	for (int i = top > 0 ? top : ne; i < ne; i++)
-		free(e[i].dso), free(e[i].symbol);
 	if (top > 0 && ne > top)
-		ne = top;
+	{
+		int keep = top;
+
+		/* and those among the TOP by inclusive share that are not */
+		if (children)
+		{
+			double *incl = xmalloc((size_t) ne * sizeof(double));
+			double least;
+
+			for (int i = 0; i < ne; i++)
+				incl[i] = isnan(e[i].inclusive) ? -1 : e[i].inclusive;
+			qsort(incl, (size_t) ne, sizeof(double), double_desc);
+			least = incl[top - 1];
+			free(incl);
+			for (int i = top; i < ne && keep < 2 * top; i++)
+				if (e[i].inclusive >= least && e[i].inclusive > 0)
+				{
+					struct profile_entry t = e[keep];
+
+					e[keep] = e[i];
+					e[i] = t;
+					keep++;
+				}
+		}
+		for (int i = keep; i < ne; i++)
+			free(e[i].dso), free(e[i].symbol);
+		ne = keep;
+	}
 	*out = e;
 	*n = ne;
 	return 0;
@@ -461,17 +554,19 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 	char *report = xasprintf("%s.txt", p->data);
 	struct strbuf list = STRBUF_INIT;
 	char times[64];
-	char *argv[16] = {(char *) perf_program(),
+	bool children = p->cg != PROFILE_CG_NONE;
+	char *argv[20] = {(char *) perf_program(),
 					  "report",
 					  "-i",
 					  p->data,
 					  "--stdio",
 					  "-q",
-					  "--no-children",
+					  children ? "--children" : "--no-children",
 					  "--percent-limit",
 					  "0",
 					  "-F",
-					  "overhead,sample,dso,sym"};
+					  children ? "overhead_children,overhead,sample,dso,sym"
+							   : "overhead,sample,dso,sym"};
 	int k = 11;
 	int fd, logfd, rc;
 	struct process_io io;
@@ -495,6 +590,12 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 		argv[k++] = list.buf;
 		argv[k++] = "--time";
 		argv[k++] = times;
+	}
+	if (children)
+	{
+		/* the inclusive shares, not the chains */
+		argv[k++] = "-g";
+		argv[k++] = "none";
 	}
 	argv[k] = NULL;
 	fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -531,7 +632,7 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 	fd = open(report, O_RDONLY | O_CLOEXEC);
 	while (fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
 		strbuf_add(&text, buf, (size_t) got);
-	rc = profile_parse(text.buf ? text.buf : "", top, out, n, total);
+	rc = profile_parse(text.buf ? text.buf : "", children, top, out, n, total);
 out:
 	if (fd >= 0)
 		close(fd);

@@ -32,6 +32,25 @@ enum profile_mode
 };
 
 /*
+ * Call graphs: none, frame pointers (cheap; needs binaries built with
+ * -fno-omit-frame-pointer, or the chains stop at the leaf), or DWARF
+ * unwinding of each sample's copied stack (any binary with .eh_frame, as
+ * Debian's are; larger files, a slower report).  With them each function
+ * also gets its inclusive share: its samples and its callees'.
+ */
+enum profile_callgraph
+{
+	PROFILE_CG_NONE = 0,
+	PROFILE_CG_FP,
+	PROFILE_CG_DWARF
+};
+
+/* "fp" or "dwarf" into *OUT: 0, or -1. */
+int profile_callgraph_parse(const char *text, enum profile_callgraph *out);
+/* "fp", "dwarf", or NULL for none. */
+const char *profile_callgraph_name(enum profile_callgraph cg);
+
+/*
  * The perf to run: $PGCLIFF_PERF, else "perf" from PATH.  Whether it can
  * sample here, and how: PROFILE_CPUS, else PROFILE_PROCESSES, or -1 with
  * WHY (e.g. "perf not found (Debian: apt-get install linux-perf)",
@@ -44,9 +63,11 @@ struct profile;
 
 /*
  * Start sampling PIDS (a server's postmaster first, and its children) at
- * HZ as MODE says into a file in DIR named after NAME.  NULL with ERR.
+ * HZ as MODE says, with call graphs CG, into a file in DIR named after
+ * NAME.  NULL with ERR.
  */
-struct profile *profile_start(enum profile_mode mode, const pid_t *pids,
+struct profile *profile_start(enum profile_mode mode,
+							  enum profile_callgraph cg, const pid_t *pids,
 							  int npids, int hz, const char *dir,
 							  const char *name, struct pgc_error *err);
 
@@ -70,16 +91,20 @@ int profile_stop(struct profile *p, struct pgc_error *err);
 /* One function of a profile: its module, its name, its share. */
 struct profile_entry
 {
-	char *dso;      /* "postgres", "[kernel.kallsyms]", "libc.so.6" */
-	char *symbol;   /* a function, or "0x..." in a module without symbols */
-	double pct;     /* share of the server's samples (self), 0-100 */
+	char *dso;    /* "postgres", "[kernel.kallsyms]", "libc.so.6" */
+	char *symbol; /* a function, or "0x..." in a module without symbols */
+	double pct;   /* share of the server's samples (self), 0-100 */
+	/* with call graphs: the share of the samples in it or its callees,
+	 * 0-100; NAN without */
+	double inclusive;
 	uint64_t count; /* samples */
 };
 
 /*
  * The TOP functions with the largest share of a stopped profile, largest
  * first, into *OUT (free with profile_entries_free()), and all its
- * samples into *TOTAL.
+ * samples into *TOTAL; with call graphs, those among the TOP by
+ * inclusive share as well (after the others).
  */
 int profile_report(struct profile *p, int top, struct profile_entry **out,
 				   int *n, uint64_t *total, struct pgc_error *err);
@@ -88,11 +113,15 @@ int profile_report(struct profile *p, int top, struct profile_entry **out,
  * `perf report --stdio -q -F overhead,sample,dso,sym` text into entries,
  * as profile_report() reads it: every line, largest share first, the
  * samples summed into *TOTAL, each share its samples over that total
- * (perf's own percentages may be of every CPU's samples).  Lines that
- * are not entries are skipped.
+ * (perf's own percentages may be of every CPU's samples).  CHILDREN: the
+ * text is `--children -F overhead_children,overhead,sample,dso,sym`; both
+ * shares are then perf's (weighed by the samples' periods) scaled to the
+ * listed entries' sum, and where an inclusive share exceeds the whole
+ * (perf lost samples under load) none has one.  Lines that are not
+ * entries are skipped.
  */
-int profile_parse(const char *text, int top, struct profile_entry **out,
-				  int *n, uint64_t *total);
+int profile_parse(const char *text, bool children, int top,
+				  struct profile_entry **out, int *n, uint64_t *total);
 
 void profile_entries_free(struct profile_entry *e, int n);
 

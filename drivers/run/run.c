@@ -62,6 +62,14 @@ struct run
 	struct profile *prof[2];
 	const struct run_target *prof_target;
 	struct pgc_error finish_err;
+	/* until decided: the design the blocks are judged by (alpha 0:
+	 * none), the clock, the looks taken, the last outcome, a look that
+	 * failed */
+	struct seq_design seq;
+	int64_t until_t0_ns;
+	struct pgc_error until_err;
+	int until_looks;
+	enum cmp_outcome until_outcome;
 	int nvars;
 	int nplan;
 	int nsweep;
@@ -71,6 +79,7 @@ struct run
 	int nrows;
 	int aborted_clients;
 	enum profile_mode profile_mode;
+	enum profile_callgraph profile_cg;
 	int profile_hz; /* the run's rate; a variant may have its own */
 	int prof_hz;    /* the step's */
 	int prof_order;
@@ -78,7 +87,8 @@ struct run
 	bool has_finish_err;
 	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
 	bool prof_external_said;
-	bool profiling; /* perf may sample: setup_profiles() */
+	bool profiling;    /* perf may sample: setup_profiles() */
+	bool until_failed; /* a look could not be taken or stored */
 };
 
 /* ------------------------------------------------------------- events */
@@ -369,6 +379,12 @@ resolve_placement(struct run *r, struct pgc_error *err)
 	return 0;
 }
 
+static int64_t
+until_budget_ns(const struct run *r)
+{
+	return r->c.until.budget_ns ? r->c.until.budget_ns : RUN_UNTIL_BUDGET_NS;
+}
+
 struct run *
 run_new(const struct run_config *c, struct pgc_error *err)
 {
@@ -406,12 +422,56 @@ run_new(const struct run_config *c, struct pgc_error *err)
 	r->nsweep = c->nclients ? c->nclients : rc->nsweep_clients;
 	r->sweep = c->nclients ? c->clients : rc->sweep_clients;
 	r->repeat = c->repeat ? c->repeat : rc->repeat;
+	r->until_outcome = CMP_OUTCOME_INCONCLUSIVE;
+	if (c->until.on)
+	{
+		if (r->nvars < 2)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "--until-decided compares variants: this run has one");
+			error_hint(err, "add one, e.g. --variant base --variant "
+							"slow:server.commit_delay=100");
+			goto fail;
+		}
+		/* the plan holds the most blocks; the looks stop it earlier */
+		r->repeat = c->until.max_repeats ? c->until.max_repeats : 2;
+		r->seq = seq_design_default(r->repeat);
+	}
 	r->nplan = recipe_plan_for(rc, r->nvars, r->nsweep ? r->nsweep : 1,
 							   r->nsweep > 0, r->repeat, c->seed, &r->plan);
+	if (c->until.on && c->until.max_repeats == 0)
+	{
+		/* as many blocks as the budget holds at the estimated length of a
+		 * block (at least 2, at most 1000; 10 when it cannot be said); the
+		 * design's looks are spread over them, so they are fixed now */
+		int64_t block = run_block_estimate_ns(r);
+		int64_t fit = block > 0 ? until_budget_ns(r) / block : 10;
+
+		run_set_blocks(r, fit < 2 ? 2 : fit > 1000 ? 1000 : (int) fit);
+	}
 	return r;
 fail:
 	run_free(r);
 	return NULL;
+}
+
+void
+run_until_describe(const struct run *r, struct strbuf *out)
+{
+	if (!r->c.until.on)
+		return;
+	strbuf_addf(out,
+				"at most %d blocks (%s%.0f s budget, a block ~%.0f s), %d "
+				"looks",
+				r->repeat, r->c.until.max_repeats ? "--max-repeats; " : "",
+				(double) until_budget_ns(r) / 1e9,
+				(double) run_block_estimate_ns(r) / 1e9, seq_looks(&r->seq));
+}
+
+enum cmp_outcome
+run_until_outcome(const struct run *r)
+{
+	return r->until_outcome;
 }
 
 int
@@ -441,7 +501,7 @@ run_nblocks(const struct run *r)
 const struct seq_design *
 run_design(const struct run *r)
 {
-	return &r->c.seq;
+	return &r->seq;
 }
 
 /*
@@ -484,8 +544,8 @@ run_set_blocks(struct run *r, int blocks)
 {
 	free(r->plan);
 	r->repeat = blocks;
-	if (r->c.seq.alpha > 0)
-		r->c.seq.max_blocks = blocks;
+	if (r->seq.alpha > 0)
+		r->seq.max_blocks = blocks;
 	r->nplan = recipe_plan_for(r->recipe, r->nvars, r->nsweep ? r->nsweep : 1,
 							   r->nsweep > 0, r->repeat, r->c.seed, &r->plan);
 }
@@ -1286,11 +1346,20 @@ setup_profiles(struct run *r)
 	r->profile_dir = dir;
 	r->profile_hz = hz;
 	r->profile_mode = (enum profile_mode) mode;
+	r->profile_cg =
+		r->c.profile_callgraph > 0
+			? (enum profile_callgraph) r->c.profile_callgraph
+		: r->c.profile_callgraph < 0
+			? PROFILE_CG_NONE
+			: (enum profile_callgraph) r->recipe->profile_callgraph;
 	r->profiling = true;
 	if (hz > 0)
 		snprintf(why, sizeof(why), " at %d Hz", hz);
 	else
 		why[0] = '\0';
+	if (r->profile_cg != PROFILE_CG_NONE)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 ", call graphs (%s)", profile_callgraph_name(r->profile_cg));
 	emit_text(r, RUN_EV_NOTE, NULL,
 			  "profiles: cpu-clock%s of each managed server's processes "
 			  "during every window (%s)%s",
@@ -1342,8 +1411,8 @@ start_profiles(struct run *r)
 		}
 		n = profile_process_tree(pid, &pids);
 		snprintf(name, sizeof(name), "p%d-%s", r->prof_order, names[node]);
-		r->prof[node] = profile_start(r->profile_mode, pids, n, r->prof_hz,
-									  r->profile_dir, name, &e);
+		r->prof[node] = profile_start(r->profile_mode, r->profile_cg, pids, n,
+									  r->prof_hz, r->profile_dir, name, &e);
 		if (r->prof[node] == NULL)
 			emit_text(r, RUN_EV_NOTE, NULL,
 					  "profiles: the %s's not taken at point %d: %s",
@@ -1419,12 +1488,25 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 		else if (keep && rc == 0)
 		{
 			rows = xcalloc((size_t) n + 1, sizeof(*rows));
-			rows[0] = (struct store_profile_row){NULL,  NULL,  NULL,
-												 100.0, total, r->prof_hz};
+			bool cg = false;
+
+			/* call graphs where perf's add up (profile_parse()) */
+			for (int i = 0; i < n; i++)
+				cg = cg || !isnan(e[i].inclusive);
+			if (r->profile_cg != PROFILE_CG_NONE && !cg && n > 0)
+				emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: the %s's call graphs at point %d do not "
+						  "add up (perf lost samples?): its self shares "
+						  "only",
+						  names[node], order + 1);
+			rows[0] = (struct store_profile_row){
+				NULL, NULL, NULL, 100.0, total, cg ? 100.0 : -1, r->prof_hz};
 			for (int i = 0; i < n; i++)
 				rows[i + 1] = (struct store_profile_row){
-					NULL,     e[i].dso,   e[i].symbol,
-					e[i].pct, e[i].count, r->prof_hz};
+					NULL,        e[i].dso,
+					e[i].symbol, e[i].pct,
+					e[i].count,  isnan(e[i].inclusive) ? -1 : e[i].inclusive,
+					r->prof_hz};
 			rc = store_profile_add(r->store, r->run_id, order, names[node],
 								   rows, n + 1, err);
 			free(rows);
@@ -1582,6 +1664,79 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	return result;
 }
 
+/*
+ * Until decided, after block BLOCKS: a look when the design schedules one
+ * or the budget is about to end; true stops the run there, as finished.
+ */
+static bool
+until_block_done(struct run *r, int blocks)
+{
+	int64_t now = clock_now_ns();
+	int64_t spent = now - r->until_t0_ns;
+	double conf = seq_conf_at(&r->seq, blocks);
+	struct strbuf detail = STRBUF_INIT;
+	struct store_look look;
+	struct cmp_look how;
+	struct run_event ev;
+	const char **names;
+	bool last = blocks >= r->repeat;
+	/* another block would take about as long as the blocks so far did */
+	bool over = spent + spent / blocks > until_budget_ns(r);
+	const char *stop = NULL;
+
+	/* one block says nothing of its spread; between the scheduled looks
+	 * only the end of the budget makes one (the clock's call, not the
+	 * data's) */
+	if (blocks < 2 || (!seq_is_look(&r->seq, blocks) && !over))
+		return false;
+	names = xcalloc((size_t) r->nvars, sizeof(char *));
+	for (int v = 0; v < r->nvars; v++)
+		names[v] = r->vars[v].name;
+	memset(&how, 0, sizeof(how));
+	how.conf = conf;
+	how.margin = r->c.until.margin;
+	how.metric = r->c.until.metric;
+	how.rule = r->c.until.rule;
+	how.on_geomean = r->c.until.on_geomean;
+	if (compare_look(r->store, r->run_id, names, r->nvars, &how,
+					 &r->until_outcome, &detail, &r->until_err) < 0)
+	{
+		free(names);
+		strbuf_release(&detail);
+		r->until_failed = true;
+		return true; /* the store failed: stop, say so at the end */
+	}
+	free(names);
+	if (r->until_outcome != CMP_OUTCOME_INCONCLUSIVE)
+		stop = "decided";
+	else if (last)
+		stop = "max-repeats";
+	else if (over)
+		stop = "budget";
+	memset(&look, 0, sizeof(look));
+	look.look = ++r->until_looks;
+	look.blocks = blocks;
+	look.confidence = conf;
+	look.elapsed_s = (double) spent / 1e9;
+	look.outcome = cmp_outcome_name(r->until_outcome);
+	look.stop = stop;
+	look.detail = detail.buf;
+	/* a look that cannot be stored stops the run: nothing is lost quietly */
+	if (store_look_add(r->store, r->run_id, &look, &r->until_err) < 0)
+	{
+		look.stop = stop = "store failed";
+		r->until_failed = true;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RUN_EV_LOOK;
+	ev.run_id = r->run_id;
+	ev.look = &look;
+	ev.budget_s = (double) until_budget_ns(r) / 1e9;
+	emit(r, &ev);
+	strbuf_release(&detail);
+	return stop != NULL;
+}
+
 static int
 run_points(struct run *r, struct pgc_error *err)
 {
@@ -1601,9 +1756,9 @@ run_points(struct run *r, struct pgc_error *err)
 		}
 		result = run_step(r, order, wl, err);
 		/* a block ends where the next step belongs to another, or last */
-		if (result == 0 && r->c.block_done &&
+		if (result == 0 && r->c.until.on &&
 			(order + 1 == r->nplan || r->plan[order + 1].block != block) &&
-			r->c.block_done(r->c.block_arg, r, block + 1))
+			until_block_done(r, block + 1))
 			break;
 	}
 	free(wl);
@@ -1708,14 +1863,14 @@ plan_json(const struct run *r)
 					"steps", steps);
 	json_object_set_new(doc, "placement", placement_json(&r->placement));
 	/* how the blocks are judged, for gate to judge the run the same way */
-	if (r->c.seq.alpha > 0)
-		json_object_set_new(doc, "sequential",
-							json_pack("{s:f, s:f, s:f, s:i, s:s, s:s}",
-									  "alpha", r->c.seq.alpha, "rho",
-									  r->c.seq.rho, "growth", r->c.seq.growth,
-									  "max_blocks", r->repeat, "on",
-									  r->c.seq_geomean ? "geomean" : "points",
-									  "rule", cmp_rule_name(r->c.seq_rule)));
+	if (r->seq.alpha > 0)
+		json_object_set_new(
+			doc, "sequential",
+			json_pack("{s:f, s:f, s:f, s:i, s:s, s:s}", "alpha", r->seq.alpha,
+					  "rho", r->seq.rho, "growth", r->seq.growth, "max_blocks",
+					  r->repeat, "on",
+					  r->c.until.on_geomean ? "geomean" : "points", "rule",
+					  cmp_rule_name(r->c.until.rule)));
 	return json_text(doc);
 }
 
@@ -1934,10 +2089,15 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 
 	r->store = store;
 	r->command_line = command_line;
+	r->until_t0_ns = clock_now_ns();
 	raise_nofile();
 	sweep_leftovers(r);
 	store_wait_for_locks(store, r->c.interrupt, on_store_wait, r);
-	if (build_variants(r, err) < 0 || begin_run(r, err) < 0)
+	if (build_variants(r, err) < 0)
+		goto out;
+	/* until decided: the budget is the measuring's, builds not counted */
+	r->until_t0_ns = clock_now_ns();
+	if (begin_run(r, err) < 0)
 		goto out;
 	setup_profiles(r);
 	/* after the builds (they use every CPU), before any server starts:
@@ -1967,6 +2127,12 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	}
 	r->status = "ok";
 	result = 0;
+	if (r->until_failed)
+	{
+		/* the blocks are whole; the look that stopped them is not */
+		*err = r->until_err;
+		result = -1;
+	}
 out:
 	if (err->kind == PGC_ERR_INTERRUPTED)
 		r->status = "interrupted";

@@ -76,6 +76,27 @@ struct run;
 /* The directory a run's kept logs are in: LOGS_DIR/run-ID; caller frees. */
 char *run_logs_path(const char *logs_dir, int64_t run_id);
 
+/* --until-decided's budget when none is given: 20 minutes. */
+#define RUN_UNTIL_BUDGET_NS (1200 * 1000000000LL)
+
+/*
+ * Blocks until decided (run --until-decided, bisect's steps): after each
+ * look the sequential design schedules, the first variant against each
+ * of the others, judged as gate judges them at the confidence the design
+ * gives that look; a decision, the end of the budget or the last block
+ * stops the run.  Every look is stored and told (RUN_EV_LOOK).
+ */
+struct run_until
+{
+	int64_t budget_ns; /* 0: RUN_UNTIL_BUDGET_NS */
+	double margin;     /* --max-regression; <= 0: the metric's default */
+	int max_repeats;   /* blocks at most; 0: as many as the budget holds */
+	int metric;        /* -1: the recipe's measure:, else enum cmp_metric */
+	enum cmp_rule rule;
+	bool on;         /* until decided; without it the rest is unused */
+	bool on_geomean; /* decided by each workload's geometric mean */
+};
+
 /*
  * What the command line asks of a run, over the recipe.  Zero (or NULL,
  * or -1 where said) means "the recipe's".  Pointers are borrowed for the
@@ -106,19 +127,8 @@ struct run_config
 	/* --placement: NULL = the recipe's placement: (free if none) */
 	const struct placement *placement;
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
-	/*
-	 * Called after each whole block (every variant measured once, all of
-	 * it stored) with the blocks done: true stops the run there, as
-	 * finished (--until-decided).  NULL: every block runs.
-	 */
-	bool (*block_done)(void *arg, const struct run *r, int blocks);
-	void *block_arg;
-	/*
-	 * The sequential design the blocks are judged by, stored with the
-	 * plan so that gate reads the run as the run judged itself; alpha 0:
-	 * none.
-	 */
-	struct seq_design seq;
+	/* until.on: repeat, the design and the looks are the run's to choose */
+	struct run_until until;
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 	int nvariant_args;
@@ -134,7 +144,9 @@ struct run_config
 	/* --profile: > 0 servers' CPU profiles at this rate, -1 none, 0 the
 	 * recipe's profile: */
 	int profile_hz;
-	enum cmp_rule seq_rule; /* what makes a REGRESSION (compare.h) */
+	/* --profile-callgraph: an enum profile_callgraph, -1 none, 0 the
+	 * recipe's */
+	int profile_callgraph;
 	bool warmup_set;
 	bool reconnect;     /* -C: every workload a connection per transaction */
 	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
@@ -144,7 +156,6 @@ struct run_config
 	bool verbose_errors;
 	bool debug;
 	bool keep_logs;
-	bool seq_geomean; /* decided by each workload's geometric mean */
 };
 
 enum run_event_kind
@@ -156,7 +167,8 @@ enum run_event_kind
 	RUN_EV_POINT_RESULT, /* one workload of a measured step */
 	RUN_EV_PROGRESS,     /* -P: the engine's progress */
 	RUN_EV_DEBUG,        /* text: -d, a statement as sent */
-	RUN_EV_SERVER_LOG    /* text: the path of a server log that is kept */
+	RUN_EV_SERVER_LOG,   /* text: the path of a server log that is kept */
+	RUN_EV_LOOK          /* until decided: a look, stored (look) */
 };
 
 /*
@@ -190,6 +202,9 @@ struct run_event
 	enum pginit_partition partition_method;
 	/* RUN_EV_PROGRESS */
 	const struct load_progress *progress;
+	/* RUN_EV_LOOK: the look as stored, and the budget it is taken in */
+	const struct store_look *look;
+	double budget_s;
 };
 
 struct run;
@@ -233,6 +248,19 @@ void run_set_logs_dir(struct run *r, const char *dir);
 
 /* The run's sequential design (alpha 0: none); borrowed. */
 const struct seq_design *run_design(const struct run *r);
+
+/*
+ * Until decided: the plan for people ("at most 40 blocks (1200 s budget,
+ * a block ~30 s), 6 looks"), appended to OUT; nothing without until.on.
+ */
+void run_until_describe(const struct run *r, struct strbuf *out);
+
+/*
+ * Until decided, after run_execute(): the last look's outcome, as gate
+ * exits (0 no regression, 1 regression, 2 undecided; also 2 when no look
+ * was taken).
+ */
+enum cmp_outcome run_until_outcome(const struct run *r);
 
 /*
  * Execute: build, store the run row in STORE (open for writing) with

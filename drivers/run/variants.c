@@ -124,6 +124,20 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 	}
 	else if (strcmp(colon + 1, "build=source") == 0)
 		v->build = true;
+	else if (strncmp(colon + 1, "revision=", 9) == 0 && eq == colon + 9)
+	{
+		if (eq[1] == '\0' || eq[1] == '-' || strpbrk(eq + 1, " \t\r\n"))
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "invalid revision in --variant \"%s\": want a commit, "
+					  "a tag or a branch of --source's git checkout",
+					  arg);
+			return -1;
+		}
+		free(v->spec.revision);
+		v->spec.revision = xstrdup(eq + 1);
+		v->build = true;
+	}
 	else if (strncmp(colon + 1, "profile=", 8) == 0 && eq == colon + 8)
 	{
 		int hz = recipe_profile_parse(eq + 1);
@@ -143,7 +157,7 @@ apply_arg(struct variant **vs, int *n, const char *arg, struct pgc_error *err)
 		error_set(err, PGC_ERR_USAGE,
 				  "unknown variant key in --variant \"%s\"", arg);
 		error_hint(err, "keys: bindir, target, server.SETTING, define.MACRO, "
-						"patch, configure, build=source, profile");
+						"patch, configure, build=source, revision, profile");
 		return -1;
 	}
 	if ((v->bindir != NULL) + (v->target != NULL) + v->build > 1)
@@ -240,6 +254,11 @@ int
 variants_build(struct variant *vs, int n, const char *source,
 			   const struct build_options *o, struct pgc_error *err)
 {
+	const char *first_revision = NULL;
+
+	for (int i = 0; i < n && first_revision == NULL; i++)
+		if (vs[i].build)
+			first_revision = vs[i].spec.revision;
 	for (int i = 0; i < n; i++)
 	{
 		struct variant *v = &vs[i];
@@ -250,6 +269,9 @@ variants_build(struct variant *vs, int n, const char *source,
 		/* the variant's own spec: what is built is what is stored */
 		v->spec.source = source;
 		v->spec.name = v->name;
+		/* other commits are built over the first's tree: make recompiles
+		 * only what differs */
+		v->spec.base_revision = v->spec.revision ? first_revision : NULL;
 		if (build_ensure(&v->spec, o, &res, err) < 0)
 		{
 			char msg[sizeof(err->message)];
@@ -291,6 +313,11 @@ variant_describe_build(const struct variant *v, struct strbuf *out)
 		strbuf_addf(out, "%spatch %s", sep, v->spec.patches[p]);
 	for (int c = 0; c < v->spec.nconfigure; c++, sep = ", ")
 		strbuf_addf(out, "%sconfigure %s", sep, v->spec.configure[c]);
+	if (v->spec.revision)
+	{
+		strbuf_addf(out, "%srevision %s", sep, v->spec.revision);
+		sep = ", ";
+	}
 	if (sep[0] == '\0')
 		strbuf_addstr(out, "the source as it is");
 }

@@ -6,6 +6,8 @@
  */
 #include "recipe.h"
 
+#include "profile.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -55,7 +57,7 @@ static const char *const pgbench_init_keys[] = {
 	"scale",    "fillfactor",   "partitions", "partition_method",
 	"unlogged", "foreign_keys", "init_steps", NULL};
 static const char *const build_keys[] = {"defines", "patches", "configure",
-										 NULL};
+										 "revision", NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
 
 /* --------------------------------------------------------------- errors */
@@ -492,6 +494,42 @@ parse_profile(struct loader *ld, const yaml_node_t *node, int *out, int off)
 	return 0;
 }
 
+/* The recipe's profile: a scalar as parse_profile() reads it, or
+ * {rate: on|HZ, callgraph: fp|dwarf}. */
+static int
+parse_recipe_profile(struct loader *ld, const yaml_node_t *node,
+					 struct recipe *r)
+{
+	static const char *const keys[] = {"rate", "callgraph", NULL};
+	yaml_node_t *x;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return parse_profile(ld, node, &r->profile_hz, 0);
+	if (check_keys(ld, node, keys, "'profile'") < 0)
+		return -1;
+	r->profile_hz = RECIPE_PROFILE_HZ;
+	if ((x = lookup(ld, node, "rate")) != NULL &&
+		parse_profile(ld, x, &r->profile_hz, 0) < 0)
+		return -1;
+	if ((x = lookup(ld, node, "callgraph")) != NULL)
+	{
+		enum profile_callgraph cg;
+
+		if (expect_scalar(ld, x, "'callgraph'") < 0)
+			return -1;
+		if (profile_callgraph_parse(scalar(x), &cg) < 0)
+		{
+			fail(ld, x, "'callgraph' must be fp or dwarf, not \"%s\"",
+				 scalar(x));
+			error_hint(ld->err, "dwarf unwinds any binary; fp needs one "
+								"built with -fno-omit-frame-pointer");
+			return -1;
+		}
+		r->profile_callgraph = (int) cg;
+	}
+	return 0;
+}
+
 int
 recipe_profile_parse(const char *v)
 {
@@ -824,6 +862,18 @@ parse_build(struct loader *ld, const yaml_node_t *node, struct variant *v,
 		parse_strings(ld, x, "configure", false, &b->configure,
 					  &b->nconfigure) < 0)
 		return -1;
+	if ((x = lookup(ld, node, "revision")) != NULL)
+	{
+		if (expect_scalar(ld, x, "'revision' (a git commit)") < 0)
+			return -1;
+		if (scalar(x)[0] == '\0' || scalar(x)[0] == '-' ||
+			strpbrk(scalar(x), " \t\n") != NULL)
+			return fail(ld, x,
+						"invalid revision \"%s\": want a commit, a "
+						"tag or a branch of the source's git checkout",
+						scalar(x));
+		b->revision = xstrdup(scalar(x));
+	}
 	return 0;
 }
 
@@ -1939,7 +1989,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 		parse_placement(ld, v) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "profile")) != NULL &&
-		parse_profile(ld, v, &r->profile_hz, 0) < 0)
+		parse_recipe_profile(ld, v, r) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "run_workloads")) != NULL)
 	{
@@ -2804,6 +2854,8 @@ variant_copy(struct variant *dst, const struct variant *src)
 	dst->spec.configure =
 		copy_strings(src->spec.configure, src->spec.nconfigure);
 	dst->spec.nconfigure = src->spec.nconfigure;
+	dst->spec.revision =
+		src->spec.revision ? xstrdup(src->spec.revision) : NULL;
 	dst->build_json = src->build_json ? xstrdup(src->build_json) : NULL;
 	dst->profile_hz = src->profile_hz;
 }
@@ -2832,6 +2884,7 @@ variant_release(struct variant *v)
 	for (int c = 0; c < v->spec.nconfigure; c++)
 		free(v->spec.configure[c]);
 	free(v->spec.configure);
+	free(v->spec.revision);
 	free(v->build_json);
 	memset(v, 0, sizeof(*v));
 }

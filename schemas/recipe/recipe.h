@@ -223,6 +223,8 @@ struct recipe
 	int nvariants;
 	int nwindows;
 	int profile_hz; /* profile: servers' CPU profiles at this rate; 0 off */
+	/* profile: {callgraph: fp|dwarf}: an enum profile_callgraph, 0 none */
+	int profile_callgraph;
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
 	bool separately;        /* run_workloads: separately */

@@ -200,6 +200,32 @@ static const char *const migrations[] = {
 	 "  dso TEXT, symbol TEXT,"
 	 "  pct REAL NOT NULL, samples INTEGER NOT NULL, hz INTEGER NOT NULL,"
 	 "  PRIMARY KEY (run_id, order_idx, node, rank)) WITHOUT ROWID;"),
+	/* 9 -> 10: a bisect and its steps, each step a run of its own */
+	("CREATE TABLE bisect ("
+	 "  id INTEGER PRIMARY KEY,"
+	 "  recipe TEXT NOT NULL,"
+	 "  source TEXT NOT NULL,"
+	 "  good TEXT NOT NULL,"
+	 "  bad TEXT NOT NULL,"
+	 "  commits INTEGER NOT NULL,"
+	 "  metric TEXT,"
+	 "  margin REAL,"
+	 "  command_line TEXT,"
+	 "  started_at TEXT NOT NULL,"
+	 "  ended_at TEXT,"
+	 "  status TEXT NOT NULL,"
+	 "  first_bad TEXT,"
+	 "  error TEXT);"
+	 /* and a profile's inclusive shares, where it has call graphs */
+	 "ALTER TABLE profile ADD COLUMN inclusive REAL;"
+	 "CREATE TABLE bisect_step ("
+	 "  bisect_id INTEGER NOT NULL REFERENCES bisect (id) ON DELETE CASCADE,"
+	 "  step INTEGER NOT NULL,"
+	 "  revision TEXT NOT NULL,"
+	 "  run_id INTEGER REFERENCES run (id) ON DELETE SET NULL,"
+	 "  outcome TEXT,"
+	 "  detail TEXT,"
+	 "  PRIMARY KEY (bisect_id, step)) WITHOUT ROWID;"),
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -791,6 +817,103 @@ store_run_finish(struct store *st, int64_t run_id, const char *status,
 	sqlite3_bind_int64(s, 4, run_id);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		db_fail(st, err, "could not finish the run");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+store_bisect_begin(struct store *st, const struct store_bisect *b, int64_t *id,
+				   struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int rc = -1;
+
+	now_text(now, sizeof(now));
+	if (sqlite3_prepare_v2(st->db,
+						   "INSERT INTO bisect (recipe, source, good, bad,"
+						   " commits, metric, margin, command_line,"
+						   " started_at, status)"
+						   " VALUES (?,?,?,?,?,?,?,?,?,'running')",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not store the bisect");
+	bind_text(s, 1, b->recipe);
+	bind_text(s, 2, b->source);
+	bind_text(s, 3, b->good);
+	bind_text(s, 4, b->bad);
+	sqlite3_bind_int(s, 5, b->commits);
+	bind_text(s, 6, b->metric);
+	if (b->margin > 0)
+		sqlite3_bind_double(s, 7, b->margin);
+	else
+		sqlite3_bind_null(s, 7);
+	bind_text(s, 8, b->command_line);
+	bind_text(s, 9, now);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not store the bisect");
+	else
+	{
+		*id = sqlite3_last_insert_rowid(st->db);
+		rc = 0;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+store_bisect_step(struct store *st, int64_t bisect_id,
+				  const struct store_bisect_step *step, struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(
+			st->db,
+			"INSERT INTO bisect_step (bisect_id, step, revision,"
+			" run_id, outcome, detail) VALUES (?,?,?,?,?,?)",
+			-1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not store a bisect step");
+	sqlite3_bind_int64(s, 1, bisect_id);
+	sqlite3_bind_int(s, 2, step->step);
+	bind_text(s, 3, step->revision);
+	if (step->run_id > 0)
+		sqlite3_bind_int64(s, 4, step->run_id);
+	else
+		sqlite3_bind_null(s, 4);
+	bind_text(s, 5, step->outcome);
+	bind_text(s, 6, step->detail);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not store a bisect step");
+	else
+		rc = 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+store_bisect_finish(struct store *st, int64_t bisect_id, const char *status,
+					const char *first_bad, const char *error,
+					struct pgc_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int rc = -1;
+
+	now_text(now, sizeof(now));
+	if (sqlite3_prepare_v2(st->db,
+						   "UPDATE bisect SET status = ?, first_bad = ?,"
+						   " error = ?, ended_at = ? WHERE id = ?",
+						   -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, err, "could not finish the bisect");
+	bind_text(s, 1, status);
+	bind_text(s, 2, first_bad);
+	bind_text(s, 3, error);
+	bind_text(s, 4, now);
+	sqlite3_bind_int64(s, 5, bisect_id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		db_fail(st, err, "could not finish the bisect");
 	else
 		rc = 0;
 	sqlite3_finalize(s);
@@ -1455,6 +1578,10 @@ bind_profile(sqlite3_stmt *s, int i, const void *arg)
 	sqlite3_bind_double(s, 7, x->rows[i].pct);
 	sqlite3_bind_int64(s, 8, (sqlite3_int64) x->rows[i].samples);
 	sqlite3_bind_int(s, 9, x->rows[i].hz);
+	if (x->rows[i].inclusive >= 0)
+		sqlite3_bind_double(s, 10, x->rows[i].inclusive);
+	else
+		sqlite3_bind_null(s, 10);
 }
 
 int
@@ -1466,8 +1593,8 @@ store_profile_add(struct store *st, int64_t run_id, int order_idx,
 
 	return insert_rows(st,
 					   "INSERT INTO profile (run_id, order_idx, node, rank,"
-					   " dso, symbol, pct, samples, hz)"
-					   " VALUES (?,?,?,?,?,?,?,?,?)",
+					   " dso, symbol, pct, samples, hz, inclusive)"
+					   " VALUES (?,?,?,?,?,?,?,?,?,?)",
 					   n, bind_profile, &x, "the profile", err);
 }
 
@@ -1482,6 +1609,9 @@ fill_profile(sqlite3_stmt *s, void *row)
 	r->pct = sqlite3_column_double(s, 3);
 	r->samples = (uint64_t) sqlite3_column_int64(s, 4);
 	r->hz = sqlite3_column_int(s, 5);
+	r->inclusive = sqlite3_column_type(s, 6) == SQLITE_NULL
+					   ? -1
+					   : sqlite3_column_double(s, 6);
 }
 
 int
@@ -1491,12 +1621,13 @@ store_get_profile(struct store *st, int64_t run_id, int order_idx,
 {
 	int64_t params[2] = {run_id, order_idx};
 	void *out;
-	int rc = select_rows(st,
-						 "SELECT node, dso, symbol, pct, samples, hz"
-						 " FROM profile WHERE run_id = ? AND order_idx = ?"
-						 " ORDER BY node, rank",
-						 params, 2, sizeof(**rows), fill_profile, &out, nrows,
-						 "the profile", err);
+	int rc = select_rows(
+		st,
+		"SELECT node, dso, symbol, pct, samples, hz,"
+		" inclusive FROM profile WHERE run_id = ? AND order_idx = ?"
+		" ORDER BY node, rank",
+		params, 2, sizeof(**rows), fill_profile, &out, nrows, "the profile",
+		err);
 
 	*rows = out;
 	return rc;

@@ -17,7 +17,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -376,6 +376,43 @@ struct store_look
 	const char *detail;
 };
 
+/*
+ * A bisect (pgcliff bisect): the recipe's name, the source tree, the good
+ * and bad commits (40 hex digits) and how many commits lie after GOOD up
+ * to BAD; each step is a run of its own, linked by a bisect_step row.
+ * Status: running, then found, no-regression, undecided, failed or
+ * interrupted; FIRST_BAD with found.
+ */
+struct store_bisect
+{
+	const char *recipe;
+	const char *source;
+	const char *good;
+	const char *bad;
+	const char *metric; /* NULL: the recipe's measure, else tps */
+	const char *command_line;
+	double margin; /* --max-regression; <= 0: the metric's default */
+	int commits;
+};
+
+struct store_bisect_step
+{
+	int64_t run_id; /* 0: the step has no run (it failed before one) */
+	const char *revision;
+	const char *outcome; /* the run's last look: REGRESSION, ... */
+	const char *detail;
+	int step;
+};
+
+int store_bisect_begin(struct store *st, const struct store_bisect *b,
+					   int64_t *id, struct pgc_error *err);
+int store_bisect_step(struct store *st, int64_t bisect_id,
+					  const struct store_bisect_step *step,
+					  struct pgc_error *err);
+int store_bisect_finish(struct store *st, int64_t bisect_id,
+						const char *status, const char *first_bad,
+						const char *error, struct pgc_error *err);
+
 int store_look_add(struct store *st, int64_t run_id,
 				   const struct store_look *l, struct pgc_error *err);
 /* The looks of a run in order (strings owned: store_looks_free()). */
@@ -395,6 +432,9 @@ struct store_profile_row
 	const char *symbol;
 	double pct;
 	uint64_t samples;
+	/* with call graphs: the share of its samples and its callees'; < 0
+	 * (stored NULL): none */
+	double inclusive;
 	int hz;
 };
 

@@ -7,14 +7,8 @@
 # a define found nowhere, a patch that does not apply (the hunk named), a
 # patch that breaks the compile (the log's tail shown, nothing cached), and
 # two pgcliff processes building the same new key at once.
-CACHE_ROOT=${PGCLIFF_TEST_CACHE:-${TMPDIR:-/tmp}/pgcliff-test-cache}
 . "$(dirname "$0")/lib.sh"
-
-mkdir -p "$CACHE_ROOT"
-chmod 755 "$CACHE_ROOT"
-SRC=$(bash "$ROOT/tests/integration/pgsource.sh" "$CACHE_ROOT/src") ||
-	skip "no PostgreSQL 15 source tree: apt-get source postgresql-15 failed (see above)"
-CACHE=$CACHE_ROOT/builds
+pg_source
 version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$SRC/configure")
 echo "source: $SRC ($version)"
 

@@ -4,6 +4,8 @@
 set -u
 PGCLIFF=$1
 ROOT=$2
+# the source tree and build cache the build tests share; outlives them
+CACHE_ROOT=${PGCLIFF_TEST_CACHE:-${TMPDIR:-/tmp}/pgcliff-test-cache}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-it.XXXXXX")
 chmod 755 "$TMP"	# the server runs as 'postgres' when we are root
 export TMPDIR=$TMP
@@ -36,6 +38,16 @@ live_procs() {
 		[ "$state" = Z ] && continue
 		echo "${p#/proc/} $cmd"
 	done
+}
+
+# SRC: Debian's PostgreSQL 15 source tree (fetched once into CACHE_ROOT),
+# CACHE: the build cache; or the test is skipped
+pg_source() {
+	mkdir -p "$CACHE_ROOT"
+	chmod 755 "$CACHE_ROOT"
+	SRC=$(bash "$ROOT/tests/integration/pgsource.sh" "$CACHE_ROOT/src") ||
+		skip "no PostgreSQL 15 source tree: apt-get source postgresql-15 failed (see above)"
+	CACHE=$CACHE_ROOT/builds
 }
 
 finish() {

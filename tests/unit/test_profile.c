@@ -4,8 +4,10 @@
  * of the samples listed, other lines skipped), and a process's children
  * from /proc.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +25,17 @@ static const char report[] =
 	"garbage line\n"
 	"     5.00%            xx  postgres              [.] notanumber\n";
 
+/* --children: inclusive, self, samples; perf's shares of every CPU's
+ * samples (the server's are 50 % of them here) */
+static const char children[] =
+	"    45.00%     0.00%             0  postgres              [.] PostgresMain\n"
+	"    40.00%     0.00%             0  postgres              [.] exec_simple_query\n"
+	"    30.00%    30.00%            60  [kernel.kallsyms]     [k] pvm_irq_enable\n"
+	"    12.00%    10.00%            20  postgres              [.] GetSnapshotData\n"
+	"     6.00%     6.00%            12  libc.so.6             [.] memcpy\n"
+	"     4.00%     4.00%             8  postgres              [.] hash_search\n"
+	"    30.00%     0.00%             0  postgres              [.] a self line\n";
+
 int
 main(void)
 {
@@ -33,7 +46,7 @@ main(void)
 	int np;
 	bool found = false;
 
-	CHECK_INT(profile_parse(report, 0, &e, &n, &total), 0);
+	CHECK_INT(profile_parse(report, false, 0, &e, &n, &total), 0);
 	CHECK_INT(n, 5);
 	CHECK_INT(total, 115);
 	CHECK_STR(e[0].symbol, "pvm_irq_enable");
@@ -51,13 +64,56 @@ main(void)
 		  strcmp(e[4].symbol, "hash_search (inlined)") == 0);
 	profile_entries_free(e, n);
 	/* the top 2, the total still of all */
-	CHECK_INT(profile_parse(report, 2, &e, &n, &total), 0);
+	CHECK_INT(profile_parse(report, false, 2, &e, &n, &total), 0);
 	CHECK_INT(n, 2);
 	CHECK_INT(total, 115);
 	profile_entries_free(e, n);
-	CHECK_INT(profile_parse("", 10, &e, &n, &total), 0);
+	CHECK_INT(profile_parse("", false, 10, &e, &n, &total), 0);
 	CHECK_INT(n, 0);
 	CHECK_INT(total, 0);
+	profile_entries_free(e, n);
+	/* without call graphs, no inclusive share */
+	CHECK_INT(profile_parse(report, false, 1, &e, &n, &total), 0);
+	CHECK(isnan(e[0].inclusive));
+	profile_entries_free(e, n);
+
+	/* call graphs: inclusive shares scaled as the self ones (perf's self
+	 * shares sum to 50 %: the server's half of the samples) */
+	CHECK_INT(profile_parse(children, true, 0, &e, &n, &total), 0);
+	CHECK_INT(n, 7);
+	CHECK_INT(total, 100);
+	CHECK_STR(e[0].symbol, "pvm_irq_enable");
+	CHECK(fabs(e[0].pct - 60.0) < 1e-9);
+	CHECK(fabs(e[0].inclusive - 60.0) < 1e-9);
+	for (int i = 0; i < n; i++)
+	{
+		if (strcmp(e[i].symbol, "PostgresMain") == 0)
+			CHECK(fabs(e[i].inclusive - 90.0) < 1e-9);
+		if (strcmp(e[i].symbol, "GetSnapshotData") == 0)
+			CHECK(fabs(e[i].inclusive - 24.0) < 1e-9 &&
+				  fabs(e[i].pct - 20.0) < 1e-9);
+		CHECK(e[i].inclusive >= e[i].pct - 1e-9);
+	}
+	profile_entries_free(e, n);
+	/* the top 2 by self, and those among the top 2 by inclusive share
+	 * (PostgresMain 90 %, exec_simple_query 80 %) kept after them */
+	CHECK_INT(profile_parse(children, true, 2, &e, &n, &total), 0);
+	CHECK_INT(n, 4);
+	CHECK_STR(e[0].symbol, "pvm_irq_enable");
+	CHECK_STR(e[1].symbol, "GetSnapshotData");
+	CHECK(strcmp(e[2].symbol, "PostgresMain") == 0 ||
+		  strcmp(e[3].symbol, "PostgresMain") == 0);
+	CHECK(strcmp(e[2].symbol, "exec_simple_query") == 0 ||
+		  strcmp(e[3].symbol, "exec_simple_query") == 0);
+	profile_entries_free(e, n);
+	/* chains past the whole (perf lost samples): self shares only */
+	CHECK_INT(profile_parse("    90.00%    10.00%     5  postgres  [.] a\n"
+							"    10.00%    10.00%     5  postgres  [.] b\n",
+							true, 0, &e, &n, &total),
+			  0);
+	CHECK_INT(n, 2);
+	CHECK(isnan(e[0].inclusive) && isnan(e[1].inclusive));
+	CHECK(fabs(e[0].pct - 50.0) < 1e-9);
 	profile_entries_free(e, n);
 
 	/* this process and its child */

@@ -2,6 +2,7 @@
  * test_store.c - the store: a full round trip in :memory:, migrations and
  * reopening of a file, refusal of a newer schema, concurrent writers.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,79 @@ test_dead_runs(const char *dbfile)
  * current schema, everything readable, its windows read back as stored
  * and its measure unknown (NULL: tps, as before).
  */
+/*
+ * A bisect row and its steps: a step links its commit to its run; a step
+ * that failed before its run has none; the end records the first bad
+ * commit.
+ */
+static void
+test_bisect_rows(const char *dbfile)
+{
+	struct pgc_error err;
+	struct store *st;
+	struct store_bisect b;
+	struct store_bisect_step step;
+	int64_t bid = 0, run;
+	sqlite3 *db;
+	sqlite3_stmt *s;
+
+	unlink(dbfile);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	run = add_run(st, "bisected");
+	memset(&b, 0, sizeof(b));
+	b.recipe = "bisected";
+	b.source = "/src/pg";
+	b.good = "aaaa";
+	b.bad = "dddd";
+	b.commits = 3;
+	b.margin = 0.1;
+	CHECK_INT(store_bisect_begin(st, &b, &bid, &err), 0);
+	CHECK(bid > 0);
+	memset(&step, 0, sizeof(step));
+	step.step = 1;
+	step.revision = "dddd";
+	step.run_id = run;
+	step.outcome = "REGRESSION";
+	step.detail = "rev_dddd/good REGRESSION";
+	CHECK_INT(store_bisect_step(st, bid, &step, &err), 0);
+	step.step = 2;
+	step.revision = "bbbb";
+	step.run_id = 0;
+	step.outcome = NULL;
+	step.detail = NULL;
+	CHECK_INT(store_bisect_step(st, bid, &step, &err), 0);
+	/* a step is stored once */
+	CHECK_INT(store_bisect_step(st, bid, &step, &err), -1);
+	CHECK_INT(store_bisect_finish(st, bid, "found", "cccc", NULL, &err), 0);
+	store_close(st);
+
+	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
+	CHECK_INT(
+		sqlite3_prepare_v2(
+			db,
+			"SELECT b.status || ' ' || b.first_bad || ' ' || b.margin"
+			" || ' ' || (b.ended_at IS NOT NULL) || ' ' ||"
+			" group_concat(s.step || ':' || s.revision || ':' ||"
+			" coalesce(s.run_id, '-') || ':' || coalesce(s.outcome, '-'),"
+			" ',')"
+			" FROM bisect b JOIN bisect_step s ON s.bisect_id = b.id"
+			" GROUP BY b.id",
+			-1, &s, NULL),
+		SQLITE_OK);
+	CHECK_INT(sqlite3_step(s), SQLITE_ROW);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want),
+				 "found cccc 0.1 1 1:dddd:%lld:REGRESSION,2:bbbb:-:-",
+				 (long long) run);
+		CHECK_STR((const char *) sqlite3_column_text(s, 0), want);
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
 static void
 test_upgrade_from_5(const char *dbfile)
 {
@@ -183,6 +257,8 @@ test_upgrade_from_5(const char *dbfile)
 						   "ALTER TABLE run DROP COLUMN owner;"
 						   "DROP TABLE look;"
 						   "DROP TABLE profile;"
+						   "DROP TABLE bisect_step;"
+						   "DROP TABLE bisect;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -385,9 +461,9 @@ main(void)
 	{
 		/* a profile round trip: the whole first, then its functions */
 		struct store_profile_row in[3] = {
-			{NULL, NULL, NULL, 100.0, 150, 99},
-			{NULL, "postgres", "GetSnapshotData", 60.0, 90, 99},
-			{NULL, "[kernel.kallsyms]", "pvm_irq_enable", 40.0, 60, 99}};
+			{NULL, NULL, NULL, 100.0, 150, 100.0, 99},
+			{NULL, "postgres", "GetSnapshotData", 60.0, 90, 75.5, 99},
+			{NULL, "[kernel.kallsyms]", "pvm_irq_enable", 40.0, 60, -1, 99}};
 		struct store_profile_row *out;
 		int nout;
 
@@ -398,6 +474,9 @@ main(void)
 		CHECK(out[0].dso == NULL && out[0].symbol == NULL);
 		CHECK_INT(out[0].samples, 150);
 		CHECK_STR(out[1].symbol, "GetSnapshotData");
+		/* the inclusive share, where the profile has call graphs */
+		CHECK(fabs(out[1].inclusive - 75.5) < 1e-9);
+		CHECK(out[2].inclusive < 0);
 		CHECK_STR(out[2].node, "standby");
 		CHECK_INT(out[2].hz, 99);
 		store_profile_free(out, nout);
@@ -468,6 +547,8 @@ main(void)
 						 "DROP TABLE window_stat;"
 						 "DROP TABLE look;"
 						 "DROP TABLE profile;"
+						 "DROP TABLE bisect_step;"
+						 "DROP TABLE bisect;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
@@ -488,6 +569,7 @@ main(void)
 	}
 
 	test_upgrade_from_5(dbfile);
+	test_bisect_rows(dbfile);
 
 	/* another program's SQLite file is refused and left byte for byte */
 	{

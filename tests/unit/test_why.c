@@ -57,13 +57,13 @@ make_store(struct store *st)
 			 * XLogInsertRecord 10 % on both; hash_search only in A's top
 			 * (B counts 0); the hostile name only in B's. */
 			struct store_profile_row prof[5] = {
-				{NULL, NULL, NULL, 100, 20000, 99},
+				{NULL, NULL, NULL, 100, 20000, -1, 99},
 				{NULL, "postgres", "WaitXLogInsertionsToFinish",
-				 v == 0 ? 4.0 + 0.2 * b : 13.0 + 0.1 * b, 900, 99},
-				{NULL, "postgres", "XLogInsertRecord", 10, 2000, 99},
+				 v == 0 ? 4.0 + 0.2 * b : 13.0 + 0.1 * b, 900, -1, 99},
+				{NULL, "postgres", "XLogInsertRecord", 10, 2000, -1, 99},
 				{NULL, "postgres", v == 0 ? "hash_search" : hostile,
-				 v == 0 ? 1.5 : 0.7, 300, 99},
-				{NULL, "[kernel.kallsyms]", "[k] 0xffffffff8100", 0.01, 2,
+				 v == 0 ? 1.5 : 0.7, 300, -1, 99},
+				{NULL, "[kernel.kallsyms]", "[k] 0xffffffff8100", 0.01, 2, -1,
 				 99}};
 			char *tps_waits =
 				xasprintf("{\"LWLock:WALInsert\": %d%s}", v == 0 ? 1 : 3,
