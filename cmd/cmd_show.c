@@ -466,10 +466,11 @@ print_node_profile(const struct store_profile_row *rows, int n, bool cg)
 	}
 	if (!cg || n == 0)
 		return;
-	incl = xcalloc((size_t) n, sizeof(*incl));
+	incl = xcalloc((size_t) n, sizeof(const struct store_profile_row *));
 	for (int k = 0; k < n; k++)
 		incl[k] = &rows[k];
-	qsort(incl, (size_t) n, sizeof(*incl), by_inclusive);
+	qsort(incl, (size_t) n, sizeof(const struct store_profile_row *),
+		  by_inclusive);
 	printf("  by inclusive share (its samples and its callees'):\n");
 	for (int k = 0; k < n && k < SHOW_PROFILE_TOP && incl[k]->inclusive >= 0;
 		 k++)

@@ -1487,9 +1487,9 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 					  names[node], order + 1, perr.message);
 		else if (keep && rc == 0)
 		{
-			rows = xcalloc((size_t) n + 1, sizeof(*rows));
 			bool cg = false;
 
+			rows = xcalloc((size_t) n + 1, sizeof(*rows));
 			/* call graphs where perf's add up (profile_parse()) */
 			for (int i = 0; i < n; i++)
 				cg = cg || !isnan(e[i].inclusive);
