@@ -72,6 +72,19 @@ void cmd_progress_line(void *arg, const char *line);
 struct store_look;
 void cmd_print_look(const struct store_look *look, double budget_s);
 
+/* A random seed for a run, in [0, INT64_MAX]. */
+uint64_t cmd_draw_seed(void);
+
+/*
+ * An option of a run until decided, as run and bisect take them: NAME is
+ * its long name ("budget", "max-repeats", "on", "rule", "metric",
+ * "max-regression"), ARG its value, into U.  0, or EXIT_USAGE after
+ * printing the error for C.
+ */
+struct run_until;
+int cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
+					struct run_until *u);
+
 /* Print "pgcliff <verb>: " usage error + hint; returns EXIT_USAGE. */
 int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	PGC_PRINTF(2, 3);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "bisect.h"
 #include "cmd.h"
@@ -156,7 +155,6 @@ bisect_fn(int argc, char **argv)
 	int *clients = NULL;
 	int nclients = 0, ch, rc = EXIT_OK;
 	bool seed_set = false;
-	enum cmp_metric metric;
 
 	if (cmd_wants_help(&cmd_bisect, argc, argv))
 		return EXIT_OK;
@@ -183,58 +181,20 @@ bisect_fn(int argc, char **argv)
 				bc.bad = optarg;
 				break;
 			case 3:
-				if (cmp_metric_parse(optarg, &metric) < 0)
-				{
-					rc = cmd_usage_error(&cmd_bisect, "unknown metric \"%s\"",
-										 optarg);
-					goto out;
-				}
-				bc.run.until.metric = (int) metric;
-				break;
 			case 4:
-				if (!cmd_parse_fraction(optarg, &bc.run.until.margin) ||
-					!(bc.run.until.margin > 0 && bc.run.until.margin < 1))
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid margin \"%s\" (want e.g. "
-										 "3%% or 0.03)",
-										 optarg);
-					goto out;
-				}
-				break;
 			case 5:
-				if (cmp_rule_parse(optarg, &bc.run.until.rule) < 0)
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid --rule \"%s\" (want "
-										 "estimate or strict)",
-										 optarg);
-					goto out;
-				}
-				break;
 			case 6:
-				if ((bc.run.until.budget_ns =
-						 recipe_parse_duration_ns(optarg)) <= 0)
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid budget \"%s\" (want e.g. "
-										 "10min)",
-										 optarg);
-					goto out;
-				}
-				break;
 			case 7:
-				if (!cmd_parse_count(optarg, 1000,
-									 &bc.run.until.max_repeats) ||
-					bc.run.until.max_repeats < 2)
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid --max-repeats \"%s\" (want "
-										 "2 to 1000)",
-										 optarg);
+			{
+				static const char *const names[] = {"metric", "max-regression",
+													"rule", "budget",
+													"max-repeats"};
+
+				if ((rc = cmd_parse_until(&cmd_bisect, names[ch - 3], optarg,
+										  &bc.run.until)) != 0)
 					goto out;
-				}
 				break;
+			}
 			case 'c':
 				free(clients);
 				clients = NULL;
@@ -314,10 +274,8 @@ bisect_fn(int argc, char **argv)
 							 "required");
 		goto out;
 	}
-	if (!seed_set && getrandom(&bc.run.seed, sizeof(bc.run.seed), 0) !=
-						 (ssize_t) sizeof(bc.run.seed))
-		bc.run.seed = (uint64_t) clock_now_ns();
-	bc.run.seed &= INT64_MAX;
+	if (!seed_set)
+		bc.run.seed = cmd_draw_seed();
 	cmd_ctx_init(&ctx, &cmd_bisect, db);
 	if ((recipe = recipe_load(recipe_path, &ctx.err)) == NULL)
 		goto finish;

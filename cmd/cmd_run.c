@@ -219,7 +219,8 @@ struct run_opts
 	const char *standby_target; /* --target standby=CONNINFO */
 	char **variant_args;        /* --variant values, pointing into argv */
 	uint64_t seed;
-	int64_t budget_ns;          /* --budget: at most this long (0: 20 min) */
+	/* --until-decided's --budget, --max-repeats, --on, --rule */
+	struct run_until until;
 	struct placement placement; /* --placement, when placement_set */
 	int agg_interval_s;         /* --aggregate-interval */
 	int nscript_args;
@@ -233,8 +234,7 @@ struct run_opts
 	int progress_s;
 	int repeat;
 	int nvariant_args;
-	int max_repeats; /* --max-repeats: blocks at most (0: the budget's) */
-	int profile_hz;  /* --profile[=HZ] > 0, --no-profile -1 */
+	int profile_hz;          /* --profile[=HZ] > 0, --no-profile -1 */
 	int profile_callgraph;   /* --profile-callgraph: enum profile_callgraph */
 	enum cmp_rule rule;      /* --rule: what makes a REGRESSION */
 	bool progress_timestamp; /* --progress-timestamp */
@@ -255,7 +255,6 @@ struct run_opts
 	bool placement_set;
 	bool quiet;
 	bool until_decided; /* --until-decided: blocks until the gate decides */
-	bool on_geomean;    /* --on geomean: decided by the geometric means */
 	bool rule_set;
 	bool format_pgbench; /* --format pgbench: pgbench 15's stdout, exactly */
 };
@@ -565,7 +564,8 @@ check_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
-	if ((o->budget_ns || o->max_repeats || o->on_geomean || o->rule_set) &&
+	if ((o->until.budget_ns || o->until.max_repeats || o->until.on_geomean ||
+		 o->rule_set) &&
 		!o->until_decided)
 		return cmd_usage_error(&cmd_run,
 							   "--budget, --max-repeats, --on and --rule go "
@@ -884,33 +884,18 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				o->until_decided = true;
 				break;
 			case OPT_BUDGET:
-				o->budget_ns = recipe_parse_duration_ns(optarg);
-				if (o->budget_ns <= 0)
-					return cmd_usage_error(
-						&cmd_run, "invalid budget \"%s\" (want e.g. 20min)",
-						optarg);
-				break;
 			case OPT_MAX_REPEATS:
-				if (!cmd_parse_count(optarg, 1000, &o->max_repeats) ||
-					o->max_repeats < 2)
-					return cmd_usage_error(
-						&cmd_run, "invalid --max-repeats \"%s\" (2 or more)",
-						optarg);
-				break;
 			case OPT_ON:
-				if (strcmp(optarg, "geomean") == 0)
-					o->on_geomean = true;
-				else if (strcmp(optarg, "points") != 0)
-					return cmd_usage_error(
-						&cmd_run, "invalid --on \"%s\" (points or geomean)",
-						optarg);
-				break;
 			case OPT_RULE:
-				if (cmp_rule_parse(optarg, &o->rule) < 0)
-					return cmd_usage_error(
-						&cmd_run, "invalid --rule \"%s\" (estimate or strict)",
-						optarg);
-				o->rule_set = true;
+				if ((rc = cmd_parse_until(&cmd_run,
+										  ch == OPT_BUDGET ? "budget"
+										  : ch == OPT_MAX_REPEATS
+											  ? "max-repeats"
+										  : ch == OPT_ON ? "on"
+														 : "rule",
+										  optarg, &o->until)) != 0)
+					return rc;
+				o->rule_set = o->rule_set || ch == OPT_RULE;
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;
@@ -1232,12 +1217,9 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->profile_hz = o->profile_hz;
 	c->profile_callgraph = o->profile_callgraph;
 	c->placement = o->placement_set ? &o->placement : NULL;
+	c->until = o->until;
 	c->until.on = o->until_decided;
-	c->until.budget_ns = o->budget_ns;
-	c->until.max_repeats = o->max_repeats;
 	c->until.metric = -1;
-	c->until.rule = o->rule;
-	c->until.on_geomean = o->on_geomean;
 	c->interrupt = &cmd_interrupted;
 	c->on_event = on_event;
 }
@@ -1282,13 +1264,7 @@ run_fn(int argc, char **argv)
 	}
 	cmd_ctx_init(&ctx, &cmd_run, o.db);
 	if (!o.seed_set)
-	{
-		if (getrandom(&o.seed, sizeof(o.seed), 0) != (ssize_t) sizeof(o.seed))
-			o.seed = (uint64_t) clock_now_ns();
-		/* a drawn seed stays positive in SQLite; a given one is kept whole
-		 * (pgbench's --random-seed is 64 bits), stored as its bit pattern */
-		o.seed &= INT64_MAX;
-	}
+		o.seed = cmd_draw_seed();
 	if (o.random_seed_given)
 		fprintf(stderr, "pgcliff: setting random seed to %" PRIu64 "\n",
 				o.seed);

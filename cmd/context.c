@@ -5,10 +5,74 @@
  * code).  See cmd.h.
  */
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "recipe.h"
+#include "run.h"
 #include "store.h"
+
+uint64_t
+cmd_draw_seed(void)
+{
+	uint64_t seed;
+
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t) sizeof(seed))
+		seed = (uint64_t) clock_now_ns();
+	/* a drawn seed stays positive in SQLite; a given one is kept whole
+	 * (pgbench's --random-seed is 64 bits), stored as its bit pattern */
+	return seed & INT64_MAX;
+}
+
+int
+cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
+				struct run_until *u)
+{
+	enum cmp_metric metric;
+
+	if (strcmp(name, "budget") == 0)
+	{
+		if ((u->budget_ns = recipe_parse_duration_ns(arg)) <= 0)
+			return cmd_usage_error(
+				c, "invalid budget \"%s\" (want e.g. 20min)", arg);
+	}
+	else if (strcmp(name, "max-repeats") == 0)
+	{
+		if (!cmd_parse_count(arg, 1000, &u->max_repeats) || u->max_repeats < 2)
+			return cmd_usage_error(
+				c, "invalid --max-repeats \"%s\" (2 or more)", arg);
+	}
+	else if (strcmp(name, "on") == 0)
+	{
+		if (strcmp(arg, "geomean") != 0 && strcmp(arg, "points") != 0)
+			return cmd_usage_error(
+				c, "invalid --on \"%s\" (points or geomean)", arg);
+		u->on_geomean = strcmp(arg, "geomean") == 0;
+	}
+	else if (strcmp(name, "rule") == 0)
+	{
+		if (cmp_rule_parse(arg, &u->rule) < 0)
+			return cmd_usage_error(
+				c, "invalid --rule \"%s\" (estimate or strict)", arg);
+	}
+	else if (strcmp(name, "metric") == 0)
+	{
+		if (cmp_metric_parse(arg, &metric) < 0)
+			return cmd_usage_error(c, "unknown metric \"%s\"", arg);
+		u->metric = (int) metric;
+	}
+	else if (strcmp(name, "max-regression") == 0)
+	{
+		if (!cmd_parse_fraction(arg, &u->margin) ||
+			!(u->margin > 0 && u->margin < 1))
+			return cmd_usage_error(c,
+								   "invalid margin \"%s\" (want e.g. 3%% or "
+								   "0.03)",
+								   arg);
+	}
+	return 0;
+}
 
 void
 cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db)

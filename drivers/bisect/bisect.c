@@ -29,6 +29,13 @@ steps_for(int lo, int hi)
 	return n;
 }
 
+/* The variant of commit SHA in a step's run: "rev_" and 12 hex digits. */
+static char *
+commit_variant(const char *sha)
+{
+	return xasprintf("rev_%.12s", sha);
+}
+
 static void
 tell(const struct bisector *b, struct bisect_event *ev)
 {
@@ -46,7 +53,7 @@ measure(struct bisector *b, int i, int lo, int hi, enum cmp_outcome *outcome,
 		char **detail, int64_t *rid, struct pgc_error *err)
 {
 	const struct build_commit *cm = &b->commits[i];
-	char name[32];
+	char *name = commit_variant(cm->sha);
 	char *args[2];
 	struct run_config rc = b->c->run;
 	struct bisect_event ev;
@@ -57,7 +64,6 @@ measure(struct bisector *b, int i, int lo, int hi, enum cmp_outcome *outcome,
 	int nlooks = 0, result = -1;
 	int64_t t0 = clock_now_ns();
 
-	snprintf(name, sizeof(name), "rev_%.12s", cm->sha);
 	args[0] = xasprintf("good:revision=%s", b->good);
 	args[1] = xasprintf("%s:revision=%s", name, cm->sha);
 	rc.variant_args = args;
@@ -122,6 +128,7 @@ measure(struct bisector *b, int i, int lo, int hi, enum cmp_outcome *outcome,
 out:
 	free(args[0]);
 	free(args[1]);
+	free(name);
 	return result;
 }
 
@@ -205,7 +212,7 @@ bisect_execute(const struct bisect_config *c, struct store *store,
 			free(out->evidence);
 			free(out->variant);
 			out->evidence = detail ? xstrdup(detail) : NULL;
-			out->variant = xasprintf("rev_%.12s", b.commits[probe].sha);
+			out->variant = commit_variant(b.commits[probe].sha);
 			out->evidence_run = run;
 		}
 		else if (probe == b.ncommits - 1)
