@@ -46,7 +46,9 @@ const struct cmd cmd_bisect = {
 		"      --max-repeats N     each step's blocks at most\n"
 		"  -c, --clients LIST      client counts (over the recipe's sweep)\n"
 		"  -T, --duration DUR      each point's window\n"
-		"      --warmup DUR        unmeasured time before each window\n"
+		"      --warmup DUR|stable[:MAX]\n"
+		"                          unmeasured time before each window; stable:\n"
+		"                          until the throughput is stable (at most 60s)\n"
 		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
 		"      --os-user USER      run the managed servers as USER\n"
 		"      --seed N            the runs' seed (default: random)\n"
@@ -215,10 +217,12 @@ bisect_fn(int argc, char **argv)
 				}
 				break;
 			case 8:
-				bc.run.warmup_ns = recipe_parse_duration_ns(optarg);
-				if (bc.run.warmup_ns < 0)
+				if (recipe_parse_warmup(optarg, &bc.run.warmup_ns,
+										&bc.run.warmup_stable) < 0)
 				{
-					rc = cmd_usage_error(&cmd_bisect, "invalid warmup \"%s\"",
+					rc = cmd_usage_error(&cmd_bisect,
+										 "invalid warmup \"%s\" (a duration, "
+										 "stable or stable:MAX)",
 										 optarg);
 					goto out;
 				}

@@ -144,16 +144,17 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 	struct recipe_plan_step *steps;
 	int n = recipe_plan_for(r, nvars, nsweep ? nsweep : 1, nsweep > 0, repeat,
 							seed, &steps);
-	int64_t dur = r->duration_ns + r->warmup_ns;
+	int64_t dur = r->duration_ns + (r->warmup_stable ? 0 : r->warmup_ns);
 	/* a block's points of one variant: the sweep, and the workloads
 	 * measured apart with clients of their own */
 	int npoints = nvars > 0 && repeat > 0 ? n / (nvars * repeat) : n;
 
 	printf("recipe %s: %d variant%s x %d point%s x %d repeat%s = %d "
-		   "measurement%s of %.3g s, seed %" PRIu64 "\n",
+		   "measurement%s of %.3g s%s, seed %" PRIu64 "\n",
 		   r->name, nvars, nvars == 1 ? "" : "s", npoints,
 		   npoints == 1 ? "" : "s", repeat, repeat == 1 ? "" : "s", n,
-		   n == 1 ? "" : "s", (double) dur / 1e9, seed);
+		   n == 1 ? "" : "s", (double) dur / 1e9,
+		   r->warmup_stable ? " after a warm-up until stable" : "", seed);
 	printf("\nvariants:\n");
 	if (variants_need_source(vars, nvars))
 		printf("  (built from %s; pgcliff run builds what the cache lacks)\n",

@@ -51,7 +51,9 @@ const struct cmd cmd_run = {
 		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
 		"  -t, --transactions N    N transactions per client instead (pgbench -t)\n"
 		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
-		"      --warmup DUR        unmeasured time before each window\n"
+		"      --warmup DUR|stable[:MAX]\n"
+		"                          unmeasured time before each window; stable:\n"
+		"                          until the throughput is stable (at most 60s)\n"
 		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
 		"  -P, --progress N        progress lines on stderr every N seconds\n"
 		"      --repeat N          repeats per point\n" CMD_HELP_DB
@@ -249,6 +251,7 @@ struct run_opts
 	bool verbose_errors;     /* --verbose-errors */
 	bool debug;              /* -d */
 	bool warmup_set;
+	bool warmup_stable;
 	bool seed_set;
 	bool random_seed_given; /* --random-seed: say so, as pgbench does */
 	bool keep_logs;
@@ -792,11 +795,14 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						optarg);
 				break;
 			case OPT_WARMUP:
-				o->warmup_ns = recipe_parse_duration_ns(optarg);
 				o->warmup_set = true;
-				if (o->warmup_ns < 0)
-					return cmd_usage_error(&cmd_run, "invalid warmup \"%s\"",
-										   optarg);
+				if (recipe_parse_warmup(optarg, &o->warmup_ns,
+										&o->warmup_stable) < 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid warmup \"%s\" (a duration, stable or "
+						"stable:MAX)",
+						optarg);
 				break;
 			case OPT_REPEAT:
 				if (!cmd_parse_count(optarg, 1000, &o->repeat))
@@ -1191,6 +1197,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->duration_ns = o->duration_ns;
 	c->warmup_ns = o->warmup_ns;
 	c->warmup_set = o->warmup_set;
+	c->warmup_stable = o->warmup_stable;
 	c->transactions = o->transactions;
 	c->protocol = o->protocol;
 	c->repeat = o->repeat;

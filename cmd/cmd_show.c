@@ -181,6 +181,62 @@ print_points(const struct store_point_row *p, int n)
 													: "");
 }
 
+/* Mean of X[FROM, FROM + N) clipped to the series. */
+static double
+ticks_mean(const json_t *x, size_t from, size_t n)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = from; i < from + n && i < json_array_size(x); i++, k++)
+		sum += json_number_value(json_array_get(x, i));
+	return k ? sum / (double) k : 0;
+}
+
+/*
+ * The points whose warm-up ran until stable: how long, whether it was
+ * found stable, the drift last judged, and the throughput of its first
+ * and last second (what was discarded).
+ */
+static void
+print_warmups(const struct store_point_row *p, int n)
+{
+	bool header = false;
+
+	for (int i = 0; i < n; i++)
+	{
+		json_t *w = json_of(p[i].warmup);
+		json_t *tps = json_object_get(w, "tps");
+		size_t nt = json_array_size(tps);
+
+		if (!w || !tps)
+		{
+			json_decref(w);
+			continue;
+		}
+		if (!header)
+		{
+			printf("\nwarm-up until stable (ticks of %.0f ms; the last 2 s "
+				   "against the 2 s before, within %.0f %% or the noise; at "
+				   "most %g s):\n"
+				   "%5s %-12s %-12s %7s %4s %9s %7s %8s %12s %12s\n",
+				   json_number_value(json_object_get(w, "tick_s")) * 1000,
+				   json_number_value(json_object_get(w, "tolerance")) * 100,
+				   json_number_value(json_object_get(w, "max_s")), "order",
+				   "variant", "workload", "clients", "rep", "warm-up",
+				   "stable", "drift", "first s tps", "last s tps");
+			header = true;
+		}
+		printf("%5d %-12s %-12s %7d %4d %7.2f s %7s %+7.1f%% %12.0f %12.0f\n",
+			   p[i].order_idx, p[i].variant, p[i].workload, p[i].clients,
+			   p[i].repeat_idx + 1, p[i].warmup_s,
+			   json_is_true(json_object_get(w, "stable")) ? "yes" : "no",
+			   json_number_value(json_object_get(w, "drift")) * 100,
+			   ticks_mean(tps, 0, 4), ticks_mean(tps, nt > 4 ? nt - 4 : 0, 4));
+		json_decref(w);
+	}
+}
+
 /*
  * Below the table, for the points that have them: scale, retries, rate
  * limit figures, several scripts, and -r's statement latencies.
@@ -783,6 +839,7 @@ show_fn(int argc, char **argv)
 		bool ok;
 
 		print_points(points, np);
+		print_warmups(points, np);
 		ok = print_details(st, points, np, err) == 0 &&
 			 print_looks(st, run.id, err) == 0 &&
 			 print_windows(st, &run, points, np, err) == 0 &&

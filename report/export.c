@@ -184,6 +184,8 @@ point_object(const struct store_point_row *p,
 				  report_json_num(p->lat_p999_ms, "%.3f"), "max",
 				  report_json_num(p->lat_max_ms, "%.3f")));
 
+	json_object_set_new(o, "warmup_s", report_json_num(p->warmup_s, "%.3f"));
+	json_object_set_new(o, "warmup", stored_json(p->warmup));
 	json_object_set_new(o, "retries",
 						json_pack("{s:I, s:I}", "retried",
 								  (json_int_t) p->retried, "retries",

@@ -166,6 +166,9 @@ struct thread
 	/* read by the main thread for progress reports */
 	_Atomic uint64_t prog_txns;
 	_Atomic uint64_t prog_failures;
+	/* transactions done before the window (a stable warm-up watches) */
+	_Atomic uint64_t warm_txns;
+	uint64_t warm_local;
 	_Atomic double prog_lat_sum_ns;
 	_Atomic double prog_lat_sumsq_ns; /* for pgbench's stddev */
 	double prog_lat_local;
@@ -188,12 +191,33 @@ struct engine
 	int arrived[2];
 	int phase;
 	_Atomic int stop; /* interrupt or failure: leave now */
-	int64_t window_start_ns;
-	int64_t window_end_ns;
+	/*
+	 * Atomic: a stable warm-up (load_point.warmup_stable) sets the window
+	 * while the threads run; until then both are NO_END_NS.
+	 */
+	_Atomic int64_t window_start_ns;
+	_Atomic int64_t window_end_ns;
 	int nseconds;
 	bool txmode; /* every workload runs a number of transactions */
 	struct thread *threads;
 	struct pgc_error first_err; /* under mu */
+};
+
+/*
+ * A stable warm-up's watch, kept by the main thread: the point's
+ * throughput in ticks of LOAD_WARM_TICK_NS from the warm-up's start.
+ */
+#define WARM_Z 2.0 /* standard errors: a drift beyond the noise */
+
+struct warm_watch
+{
+	bool on;
+	int64_t began_ns;
+	int64_t next_ns; /* the end of the current tick */
+	int64_t last_ns; /* when the last tick was taken */
+	uint64_t last;   /* transactions counted at the last tick */
+	double *tps;
+	int n, cap;
 };
 
 /* ----------------------------------------------------------- utilities */
@@ -626,7 +650,14 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	int64_t at = c->txn_failed ? c->fail_ns : now;
 	int64_t sec;
 
-	if (at < e->window_start_ns || at > e->window_end_ns)
+	if (at < e->window_start_ns)
+	{
+		if (!c->txn_failed)
+			atomic_store_explicit(&t->warm_txns, ++t->warm_local,
+								  memory_order_relaxed);
+		return;
+	}
+	if (at > e->window_end_ns)
 		return;
 	if (t->log.f)
 		txlog_add(t, c, now, c->txn_failed ? 1 : 0);
@@ -2641,6 +2672,118 @@ all_finished(struct engine *e)
 	return true;
 }
 
+/* ----------------------------------------------- warm-up until stable */
+
+bool
+load_series_stable(const double *x, int n, int half, double tolerance,
+				   double *drift)
+{
+	const double *y;
+	int m = 2 * half;
+	double tm = (m - 1) / 2.0, ym = 0, sxx = 0, sxy = 0, rss = 0, b, se;
+
+	*drift = 0;
+	if (half < 2 || n < m)
+		return false;
+	y = x + n - m;
+	for (int i = 0; i < m; i++)
+		ym += y[i];
+	ym /= m;
+	if (ym <= 0)
+		return false; /* nothing done: not a throughput to measure */
+	for (int i = 0; i < m; i++)
+	{
+		sxx += (i - tm) * (i - tm);
+		sxy += (i - tm) * (y[i] - ym);
+	}
+	b = sxy / sxx;
+	for (int i = 0; i < m; i++)
+	{
+		double r = y[i] - ym - b * (i - tm);
+
+		rss += r * r;
+	}
+	/*
+	 * The trend over the last 2 × HALF ticks, as the change from one half
+	 * to the next (HALF ticks of slope), relative to their mean; its
+	 * standard error from the residuals around the line, so that a ramp
+	 * is not taken for noise.
+	 */
+	*drift = b * half / ym;
+	se = sqrt(rss / (m - 2) / sxx);
+	return fabs(*drift) <= tolerance || fabs(b) <= WARM_Z * se;
+}
+
+static bool
+warmup_stable_allowed(const struct load_point *p, bool txmode,
+					  struct pgc_error *err)
+{
+	const char *why = NULL;
+
+	if (txmode)
+		why = "a number of transactions per client";
+	else if (p->log_prefix)
+		why = "transaction logs (-l)";
+	for (int wi = 0; wi < p->nworkloads && !why; wi++)
+		if (p->workloads[wi].rate > 0)
+			why = "a rate (-R)";
+		else if (p->workloads[wi].timed)
+			why = "a timed event (at:)";
+	if (!why)
+		return true;
+	error_set(err, PGC_ERR_USAGE,
+			  "a warm-up until stable cannot be used with %s: their "
+			  "schedules count from a window known in advance",
+			  why);
+	return false;
+}
+
+/*
+ * One tick of a stable warm-up: the point's throughput over the tick
+ * appended, then judged.  True when the window has begun (stable, or the
+ * longest warm-up spent): it ends DURATION later.
+ */
+static bool
+warm_tick(struct engine *e, struct warm_watch *ww, int64_t now,
+		  struct load_result *out)
+{
+	const struct load_point *p = e->p;
+	uint64_t total = 0;
+	double drift = 0;
+	bool stable;
+
+	for (int i = 0; i < e->nthreads; i++)
+		total += atomic_load_explicit(&e->threads[i].warm_txns,
+									  memory_order_relaxed);
+	if (ww->n == ww->cap)
+	{
+		ww->cap = ww->cap ? ww->cap * 2 : 64;
+		ww->tps = xrealloc(ww->tps, (size_t) ww->cap * sizeof(double));
+	}
+	ww->tps[ww->n++] =
+		(double) (total - ww->last) * 1e9 / (double) (now - ww->last_ns);
+	ww->last = total;
+	ww->last_ns = now;
+	ww->next_ns +=
+		LOAD_WARM_TICK_NS; /* on the warm-up's own clock: no drift */
+	stable = load_series_stable(
+		ww->tps, ww->n, LOAD_WARM_HALF_TICKS,
+		p->warmup_tolerance > 0 ? p->warmup_tolerance : 0.03, &drift);
+	if (!stable && now - ww->began_ns < p->warmup_ns)
+		return false;
+	/* the end first: a thread that sees the new start sees a real end */
+	atomic_store(&e->window_end_ns, now + p->duration_ns);
+	atomic_store(&e->window_start_ns, now);
+	ww->on = false;
+	out->warmup_ns = now - ww->began_ns;
+	out->warm_stable = stable;
+	out->warm_drift = drift;
+	out->warm_tps = ww->tps;
+	out->nwarm = ww->n;
+	ww->tps = NULL;
+	return true;
+}
+
 int
 load_run(const struct load_point *p, struct load_result *out,
 		 struct pgc_error *err)
@@ -2655,18 +2798,22 @@ load_run(const struct load_point *p, struct load_result *out,
 	struct progress_mark *mark;
 	int64_t last_ns, next_sample;
 	struct sampler sm;
+	struct warm_watch ww;
 	int nodes;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
+	memset(&ww, 0, sizeof(ww));
 	e.p = p;
-	pthread_mutex_init(&e.mu, NULL);
-	pthread_cond_init(&e.cv, NULL);
 	e.txmode = p->nworkloads > 0;
 	for (int wi = 0; wi < p->nworkloads; wi++)
 		if (p->workloads[wi].transactions <= 0)
 			e.txmode = false;
+	if (p->warmup_stable && !warmup_stable_allowed(p, e.txmode, err))
+		return -1;
+	pthread_mutex_init(&e.mu, NULL);
+	pthread_cond_init(&e.cv, NULL);
 	e.nseconds = e.txmode ? 16 /* grows per thread as the seconds pass */
 						  : (int) ((p->duration_ns + 999999999) / 1000000000);
 	if (e.nseconds < 1)
@@ -2762,11 +2909,22 @@ load_run(const struct load_point *p, struct load_result *out,
 		e.window_start_ns = now;
 		e.window_end_ns = NO_END_NS;
 	}
+	else if (p->warmup_stable)
+	{
+		/* no window until the throughput is stable (warm_tick) */
+		e.window_start_ns = NO_END_NS;
+		e.window_end_ns = NO_END_NS;
+		ww.on = true;
+		ww.began_ns = now;
+		ww.last_ns = now;
+		ww.next_ns = now + LOAD_WARM_TICK_NS;
+	}
 	else
 	{
 		e.window_start_ns = now + p->warmup_ns;
 		e.window_end_ns = e.window_start_ns + p->duration_ns;
 	}
+	out->warmup_ns = e.txmode ? 0 : p->warmup_ns;
 	e.phase = 2;
 	pthread_cond_broadcast(&e.cv);
 	pthread_mutex_unlock(&e.mu);
@@ -2791,6 +2949,15 @@ load_run(const struct load_point *p, struct load_result *out,
 	{
 		usleep(20000);
 		now = clock_now_ns();
+		if (ww.on && now >= ww.next_ns && !atomic_load(&e.stop) &&
+			warm_tick(&e, &ww, now, out))
+		{
+			/* the window begins now; sampling and progress with it */
+			next_sample = e.window_start_ns;
+			next_progress =
+				e.window_start_ns + (int64_t) p->progress_s * 1000000000;
+			last_ns = e.window_start_ns;
+		}
 		if (p->window_edge && !e.txmode && !edge_begun &&
 			now >= e.window_start_ns && now < e.window_end_ns &&
 			!atomic_load(&e.stop))
@@ -2835,6 +3002,14 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 	if (edge_begun && !edge_ended)
 		p->window_edge(p->window_edge_arg, false);
+	if (ww.on)
+	{
+		/* stopped before the throughput was stable: no window at all */
+		out->warmup_ns = now - ww.began_ns;
+		out->warm_tps = ww.tps;
+		out->nwarm = ww.n;
+		ww.tps = NULL;
+	}
 	for (int i = 0; i < nodes; i++)
 		PQfinish(sm.conns[i]);
 	free(sm.conns);
@@ -2848,8 +3023,8 @@ load_run(const struct load_point *p, struct load_result *out,
 	free(mark);
 
 	now = clock_now_ns();
-	out->window_ns =
-		(now < e.window_end_ns ? now : e.window_end_ns) - e.window_start_ns;
+	out->window_ns = (now < e.window_end_ns ? now : e.window_end_ns) -
+					 atomic_load(&e.window_start_ns);
 	if (out->window_ns < 0)
 		out->window_ns = 0;
 	if (!interrupted && !e.txmode)
@@ -2915,6 +3090,7 @@ load_result_release(struct load_result *r)
 	for (int i = 0; i < r->nsamples; i++)
 		free(r->samples[i].waits);
 	free(r->samples);
+	free(r->warm_tps);
 	memset(r, 0, sizeof(*r));
 }
 

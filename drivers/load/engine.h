@@ -192,8 +192,16 @@ struct load_point
 {
 	const struct load_workload *workloads;
 	int nworkloads;
+	/*
+	 * Before the window: WARMUP_NS, or with WARMUP_STABLE until the
+	 * point's throughput is stable (load_series_stable over ticks of
+	 * 250 ms, at TOLERANCE, 0 = 3 %) and at most WARMUP_NS.  Not with a
+	 * rate, timed events, -t or -l (their schedules need the window's
+	 * start in advance): load_run refuses it with PGC_ERR_USAGE.
+	 */
 	int64_t warmup_ns;
 	int64_t duration_ns;
+	double warmup_tolerance;
 	/*
 	 * pgbench's --random-seed: each workload's clients draw their random
 	 * streams from a sequence seeded with it, in client order, and then
@@ -209,6 +217,7 @@ struct load_point
 	void *progress_arg;
 	/* time every command of every script (pgbench's -r) */
 	bool per_statement;
+	bool warmup_stable; /* see warmup_ns */
 	/*
 	 * pgbench's --verbose-errors (each error of a retried transaction) and
 	 * -d (each query sent), written through DEBUG
@@ -327,6 +336,16 @@ struct load_result
 	double conn_ms;    /* all connections of the point open */
 	double prepare_ms; /* then all statements prepared (prepared only) */
 	int64_t window_ns; /* the window actually measured */
+	int64_t warmup_ns; /* the warm-up it had */
+	/*
+	 * A stable warm-up: its throughput per 250 ms tick (NWARM of them,
+	 * discarded), whether it was found stable (else the longest warm-up
+	 * was spent) and the last drift judged (second half over first, − 1)
+	 */
+	double *warm_tps;
+	int nwarm;
+	bool warm_stable;
+	double warm_drift;
 	struct load_sample *samples; /* per node and second */
 	int nsamples;
 	bool interrupted;
@@ -343,6 +362,26 @@ struct load_result
 int load_run(const struct load_point *p, struct load_result *out,
 			 struct pgc_error *err);
 void load_result_release(struct load_result *r);
+
+/*
+ * A stable warm-up counts the point's transactions every tick and judges
+ * the last 2 × HALF ticks (2 s against the 2 s before): it lasts at least
+ * 2 × HALF ticks.
+ */
+#define LOAD_WARM_TICK_NS    (250 * 1000000LL)
+#define LOAD_WARM_HALF_TICKS 8
+
+/*
+ * Is the throughput series X (N equal ticks, oldest first) stable?  A
+ * line fitted to its last 2 × HALF ticks must not change, from one half
+ * to the next, both beyond TOLERANCE (relative to their mean) and beyond
+ * two standard errors of its slope (from the residuals): a drift keeps
+ * the warm-up going only when it is real and material, as a regression
+ * must be both.  *DRIFT: that change (HALF ticks of slope over the mean).
+ * False while fewer than 2 × HALF ticks, or when nothing was done.
+ */
+bool load_series_stable(const double *x, int n, int half, double tolerance,
+						double *drift);
 
 /* Sum of a workload's per-second transactions (for checks). */
 uint64_t load_result_sum_seconds(const struct load_workload_result *w);

@@ -379,6 +379,56 @@ resolve_placement(struct run *r, struct pgc_error *err)
 	return 0;
 }
 
+/*
+ * The warm-up of every point: the command line's, else the recipe's; with
+ * *STABLE, until the throughput is stable and at most *NS.
+ */
+static int64_t
+point_warmup(const struct run *r, bool *stable)
+{
+	if (r->c.warmup_set)
+	{
+		*stable = r->c.warmup_stable;
+		return r->c.warmup_ns;
+	}
+	*stable = r->recipe->warmup_stable;
+	return r->recipe->warmup_ns;
+}
+
+/*
+ * A warm-up until stable has no window known in advance: what counts from
+ * one is refused before anything starts (load_run would refuse it too).
+ */
+static int
+check_stable_warmup(const struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	const char *why = NULL;
+	bool stable;
+
+	(void) point_warmup(r, &stable);
+	if (!stable)
+		return 0;
+	if (r->c.transactions > 0 || (!r->c.duration_ns && rc->duration_ns <= 0))
+		why = "a number of transactions (-t)";
+	else if (r->c.rate > 0)
+		why = "a rate (-R)";
+	else if (r->c.log_prefix)
+		why = "transaction logs (-l)";
+	for (int i = 0; i < rc->nworkloads && !why; i++)
+		if (rc->workloads[i].rate > 0)
+			why = "a workload's rate";
+		else if (rc->workloads[i].timed)
+			why = "a timed event (at:)";
+	if (!why)
+		return 0;
+	error_set(err, PGC_ERR_USAGE, "--warmup stable cannot be used with %s",
+			  why);
+	error_hint(err, "their schedules count from a window known in advance: "
+					"give the warm-up a duration");
+	return -1;
+}
+
 static int64_t
 until_budget_ns(const struct run *r)
 {
@@ -407,6 +457,8 @@ run_new(const struct run_config *c, struct pgc_error *err)
 					  (double) c->duration_ns / 1e9);
 			goto fail;
 		}
+	if (check_stable_warmup(r, err) < 0)
+		goto fail;
 	r->nvars = variants_resolve(rc, c->variant_args, c->nvariant_args,
 								c->bindir, c->target, &r->vars, err);
 	if (r->nvars < 0)
@@ -517,8 +569,12 @@ int64_t
 run_block_estimate_ns(const struct run *r)
 {
 	const struct recipe *rc = r->recipe;
+	bool stable;
+	int64_t warmup = point_warmup(r, &stable);
+	/* a stable warm-up lasts at least its two halves: counted so */
+	int64_t least = (int64_t) 2 * LOAD_WARM_HALF_TICKS * LOAD_WARM_TICK_NS;
 	int64_t window = (r->c.duration_ns ? r->c.duration_ns : rc->duration_ns) +
-					 (r->c.warmup_set ? r->c.warmup_ns : rc->warmup_ns);
+					 (stable && warmup > least ? least : warmup);
 	int64_t total = 0;
 
 	if (window <= 0 || r->c.transactions)
@@ -1104,6 +1160,27 @@ scripts_json(const struct recipe *rc, const struct load_workload *w,
 	return json_text(arr);
 }
 
+/* A warm-up until stable as stored (FORMATS.md); NULL for a fixed one. */
+static char *
+warmup_json(const struct run *r, const struct load_result *point)
+{
+	bool stable;
+	int64_t max_ns = point_warmup(r, &stable);
+	json_t *o, *tps;
+
+	if (!stable)
+		return NULL;
+	tps = json_array();
+	for (int i = 0; i < point->nwarm; i++)
+		json_array_append_new(tps, json_real(point->warm_tps[i]));
+	o = json_pack("{s:s, s:f, s:f, s:f, s:b, s:f, s:o}", "until", "stable",
+				  "max_s", (double) max_ns / 1e9, "tolerance",
+				  RUN_WARMUP_TOLERANCE, "tick_s",
+				  (double) LOAD_WARM_TICK_NS / 1e9, "stable",
+				  point->warm_stable, "drift", point->warm_drift, "tps", tps);
+	return json_text(o);
+}
+
 static int
 store_point(struct run *r, const struct run_target *rt,
 			const struct load_workload *w,
@@ -1124,6 +1201,7 @@ store_point(struct run *r, const struct run_target *rt,
 	struct store_window_row *windows =
 		xcalloc((size_t) rc->nwindows + 1, sizeof(*windows));
 	char *scripts = scripts_json(rc, w, res);
+	char *warmup = warmup_json(r, point);
 	const struct hist *h = res->latency;
 	int result;
 
@@ -1159,8 +1237,8 @@ store_point(struct run *r, const struct run_target *rt,
 	sp.order_idx = order;
 	sp.protocol = recipe_protocol_name((enum recipe_protocol) w->protocol);
 	sp.duration_s = secs;
-	sp.warmup_s =
-		(double) (r->c.warmup_set ? r->c.warmup_ns : rc->warmup_ns) / 1e9;
+	sp.warmup_s = (double) point->warmup_ns / 1e9;
+	sp.warmup = warmup;
 	sp.transactions = res->txns;
 	sp.failures = res->failures;
 	sp.failures_by_class = classes;
@@ -1211,6 +1289,7 @@ store_point(struct run *r, const struct run_target *rt,
 	strbuf_release(&hist_text);
 	free(classes);
 	free(scripts);
+	free(warmup);
 	for (int s = 0; s < res->nseconds; s++)
 		free(err_texts[s]);
 	free(err_texts);
@@ -1553,7 +1632,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	memset(&lp, 0, sizeof(lp));
 	lp.workloads = wl;
 	lp.nworkloads = nw;
-	lp.warmup_ns = c->warmup_set ? c->warmup_ns : rc->warmup_ns;
+	lp.warmup_ns = point_warmup(r, &lp.warmup_stable);
+	lp.warmup_tolerance = RUN_WARMUP_TOLERANCE;
 	lp.duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
 	lp.seed = c->seed + (uint64_t) order * 7919u;
 	lp.scale = rt->scale;

@@ -73,6 +73,13 @@ struct run;
 /* How many runs' kept logs a logs_dir holds; older ones are removed. */
 #define RUN_LOGS_KEPT 20
 
+/*
+ * A warm-up until stable ends when its last 2 s and the 2 s before do not
+ * differ both beyond the noise and beyond this: the default margin of a
+ * verdict, so that what drift is left cannot make a regression alone.
+ */
+#define RUN_WARMUP_TOLERANCE 0.03
+
 /* The directory a run's kept logs are in: LOGS_DIR/run-ID; caller frees. */
 char *run_logs_path(const char *logs_dir, int64_t run_id);
 
@@ -148,6 +155,7 @@ struct run_config
 	 * recipe's */
 	int profile_callgraph;
 	bool warmup_set;
+	bool warmup_stable; /* with warmup_set: warmup_ns is the longest */
 	bool reconnect;     /* -C: every workload a connection per transaction */
 	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
 	bool vacuum_all; /* -v: pgbench's vacuum of its tables before each point */

@@ -293,6 +293,51 @@ recipe_parse_duration_ns(const char *text)
 }
 
 static int
+parse_warmup(struct loader *ld, const yaml_node_t *node, struct recipe *r)
+{
+	if (expect_scalar(ld, node, "warmup") < 0)
+		return -1;
+	if (recipe_parse_warmup(scalar(node), &r->warmup_ns, &r->warmup_stable) <
+		0)
+	{
+		fail(ld, node, "invalid warmup \"%s\"", scalar(node));
+		error_hint(ld->err, "a duration (500ms, 5s, 2min), or stable (until "
+							"the throughput is stable, at most 60s) or "
+							"stable:MAX");
+		return -1;
+	}
+	return 0;
+}
+
+/* A stable warm-up's window is not known in advance: what needs it is not
+ * for it (load_run refuses the same) */
+static int
+check_stable_warmup(struct loader *ld, const yaml_node_t *node)
+{
+	const struct recipe *r = ld->r;
+
+	for (int i = 0; i < r->nworkloads; i++)
+		if (r->workloads[i].rate > 0 || r->workloads[i].timed)
+		{
+			fail(ld, node,
+				 "warmup: stable cannot be used with workload '%s''s %s",
+				 r->workloads[i].name,
+				 r->workloads[i].timed ? "timed event (at:)" : "rate");
+			error_hint(ld->err, "their schedules count from a window known "
+								"in advance: give the warm-up a duration");
+			return -1;
+		}
+	if (r->duration_ns <= 0)
+	{
+		fail(ld, node, "warmup: stable needs a duration");
+		error_hint(ld->err, "with transactions: there is no window to "
+							"warm up for");
+		return -1;
+	}
+	return 0;
+}
+
+static int
 parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
 			   bool allow_zero, int64_t *out)
 {
@@ -310,6 +355,31 @@ parse_duration(struct loader *ld, const yaml_node_t *node, const char *what,
 	if (ns == 0 && !allow_zero)
 		return fail(ld, node, "'%s' must be greater than zero", what);
 	*out = ns;
+	return 0;
+}
+
+int
+recipe_parse_warmup(const char *text, int64_t *ns, bool *stable)
+{
+	int64_t v;
+
+	*stable = strncmp(text, "stable", 6) == 0;
+	if (!*stable)
+	{
+		v = recipe_parse_duration_ns(text);
+		if (v < 0)
+			return -1;
+		*ns = v;
+		return 0;
+	}
+	if (text[6] == '\0')
+	{
+		*ns = RECIPE_WARMUP_STABLE_MAX_NS;
+		return 0;
+	}
+	if (text[6] != ':' || (v = recipe_parse_duration_ns(text + 7)) <= 0)
+		return -1;
+	*ns = v;
 	return 0;
 }
 
@@ -1836,7 +1906,7 @@ static int
 load_root(struct loader *ld, yaml_node_t *root)
 {
 	struct recipe *r = ld->r;
-	yaml_node_t *v;
+	yaml_node_t *v, *warmup;
 
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(ld, root, "a recipe must be a mapping of keys, not %s",
@@ -1913,8 +1983,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 		parse_sql_list(ld, v, "reset", &r->reset, &r->nreset) < 0)
 		return -1;
 
-	if ((v = lookup(ld, root, "warmup")) != NULL &&
-		parse_duration(ld, v, "warmup", true, &r->warmup_ns) < 0)
+	if ((warmup = lookup(ld, root, "warmup")) != NULL &&
+		parse_warmup(ld, warmup, r) < 0)
 		return -1;
 	r->repeat = 1;
 	if ((v = lookup(ld, root, "repeat")) != NULL &&
@@ -1953,6 +2023,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 			}
 	}
 	else if (check_transactions(ld, root) < 0)
+		return -1;
+	if (r->warmup_stable && check_stable_warmup(ld, warmup) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "variables")) != NULL &&
 		parse_variables(ld, v) < 0)

@@ -211,7 +211,7 @@ struct recipe
 	char *measure_workload;
 	char *measure_metric;
 	int64_t duration_ns; /* 0 when every workload runs transactions: */
-	int64_t warmup_ns;
+	int64_t warmup_ns;   /* with warmup_stable: the longest */
 	enum recipe_topology topology;
 	int ngucs;
 	int nsetup;
@@ -228,6 +228,7 @@ struct recipe
 	bool sweep_jobs_eq_clients;
 	bool restart_per_block; /* restart: block (default) | never */
 	bool separately;        /* run_workloads: separately */
+	bool warmup_stable;     /* warmup: stable[:MAX] */
 	/* placement: where servers and driver run (free when not given) */
 	bool has_placement;
 	struct placement placement;
@@ -281,6 +282,14 @@ int recipe_check_variables(const struct recipe *r, const char *const *extra,
  * or exponent; at most a year).
  */
 int64_t recipe_parse_duration_ns(const char *text);
+
+/*
+ * A warm-up: a duration ("5s"), or "stable" / "stable:MAX" — until the
+ * point's throughput is stable, at most MAX (RECIPE_WARMUP_STABLE_MAX_NS
+ * when not given).  0 with *NS and *STABLE set, -1 when it is neither.
+ */
+#define RECIPE_WARMUP_STABLE_MAX_NS (60 * 1000000000LL)
+int recipe_parse_warmup(const char *text, int64_t *ns, bool *stable);
 
 const char *recipe_protocol_name(enum recipe_protocol p);
 int recipe_protocol_parse(const char *text, enum recipe_protocol *out);

@@ -226,6 +226,8 @@ static const char *const migrations[] = {
 	 "  outcome TEXT,"
 	 "  detail TEXT,"
 	 "  PRIMARY KEY (bisect_id, step)) WITHOUT ROWID;"),
+	/* 10 -> 11: a warm-up until stable: what it judged and discarded */
+	"ALTER TABLE point ADD COLUMN warmup TEXT;",
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -657,9 +659,9 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			" tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			" lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
 			" histogram, scale, scripts, retried, retries, skipped, late,"
-			" lag_avg_ms, lag_max_ms)"
+			" lag_avg_ms, lag_max_ms, warmup)"
 			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			"?,?,?,?,?,?,?,?)",
+			"?,?,?,?,?,?,?,?,?)",
 			-1, &s, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(s, i++, run_id);
@@ -701,6 +703,7 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	sqlite3_bind_int64(s, i++, (int64_t) p->late);
 	sqlite3_bind_double(s, i++, p->lag_avg_ms);
 	sqlite3_bind_double(s, i++, p->lag_max_ms);
+	bind_text(s, i++, p->warmup);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		goto fail;
 	id = sqlite3_last_insert_rowid(st->db);
@@ -1217,7 +1220,7 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
 	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, p.histogram,"      \
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
-	" p.lag_max_ms"
+	" p.lag_max_ms, p.warmup_s, p.warmup"
 
 static void
 fill_point(sqlite3_stmt *s, void *row)
@@ -1255,6 +1258,8 @@ fill_point(sqlite3_stmt *s, void *row)
 	p->late = (uint64_t) sqlite3_column_int64(s, 28);
 	p->lag_avg_ms = sqlite3_column_double(s, 29);
 	p->lag_max_ms = sqlite3_column_double(s, 30);
+	p->warmup_s = sqlite3_column_double(s, 31);
+	p->warmup = col_text(s, 32);
 }
 
 static int
@@ -1326,6 +1331,7 @@ store_points_free(struct store_point_row *rows, int n)
 		free(rows[i].protocol);
 		free(rows[i].failures_by_class);
 		free(rows[i].histogram);
+		free(rows[i].warmup);
 	}
 	free(rows);
 }

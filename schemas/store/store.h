@@ -17,7 +17,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -152,7 +152,13 @@ struct store_point
 	int order_idx;
 	const char *protocol;
 	double duration_s;
-	double warmup_s;
+	double warmup_s; /* the warm-up the point had */
+	/*
+	 * A warm-up until stable, as JSON (FORMATS.md): its bound, whether it
+	 * was found stable, its last drift and the discarded throughput per
+	 * tick.  NULL: a fixed warm-up.
+	 */
+	const char *warmup;
 	uint64_t transactions;
 	uint64_t failures;
 	const char *failures_by_class; /* JSON object {"40": 3} */
@@ -278,6 +284,8 @@ struct store_point_row
 	uint64_t late;
 	double lag_avg_ms;
 	double lag_max_ms;
+	double warmup_s;
+	char *warmup; /* JSON, NULL for a fixed warm-up (store_point) */
 };
 
 /* One script of a point (from its stored JSON), with -r's statements. */

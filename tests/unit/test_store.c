@@ -56,6 +56,12 @@ add_point(struct store *st, int64_t run, int clients, int order)
 	p.histogram = "0;0;0;0;0;";
 	p.series = series;
 	p.nseries = 3;
+	/* the second point of a run: a warm-up until stable */
+	if (order == 1)
+	{
+		p.warmup_s = 4.25;
+		p.warmup = "{\"until\": \"stable\", \"stable\": true, \"tps\": [1.5]}";
+	}
 	CHECK_INT(store_point_add(st, run, &p, NULL, &err), 0);
 }
 
@@ -259,6 +265,7 @@ test_upgrade_from_5(const char *dbfile)
 						   "DROP TABLE profile;"
 						   "DROP TABLE bisect_step;"
 						   "DROP TABLE bisect;"
+						   "ALTER TABLE point DROP COLUMN warmup;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -436,6 +443,11 @@ main(void)
 	CHECK_INT(np, 2);
 	CHECK_INT(pts[1].clients, 4);
 	CHECK_INT(pts[0].transactions, 60);
+	/* a fixed warm-up has no warm-up object; a stable one keeps its own */
+	CHECK(pts[0].warmup == NULL);
+	CHECK_NEAR(pts[1].warmup_s, 4.25, 1e-12);
+	CHECK_STR(pts[1].warmup, "{\"until\": \"stable\", \"stable\": true, "
+							 "\"tps\": [1.5]}");
 	CHECK_STR(pts[0].failures_by_class, "{\"40\": 1}");
 	CHECK_INT(store_get_series(st, pts[0].id, &ser, &ns, &err), 0);
 	CHECK_INT(ns, 3);
@@ -540,6 +552,7 @@ main(void)
 						 "ALTER TABLE point DROP COLUMN late;"
 						 "ALTER TABLE point DROP COLUMN lag_avg_ms;"
 						 "ALTER TABLE point DROP COLUMN lag_max_ms;"
+						 "ALTER TABLE point DROP COLUMN warmup;"
 						 "ALTER TABLE series DROP COLUMN failures_by_class;"
 						 "ALTER TABLE run DROP COLUMN script_files;"
 						 "DROP TABLE event;"
