@@ -5,7 +5,13 @@
 #
 #   tests/bench/aa_spread.sh [ROUNDS] [REPEATS] [DURATION] [CLIENTS]
 #   defaults: 4 rounds of 6 blocks, 3s windows, clients 1,4
-#   CONFIGS="free:block split:block" (default): PLACEMENT:RESTART pairs
+#   CONFIGS="free:block split:block" (default): PLACEMENT:RESTART[:WARMUP],
+#     WARMUP a --warmup value (0s, 10s, stable, stable:30s; default the
+#     recipe's, none)
+#   WORKLOAD=txid (default) or select: pgbench's select-only on scale
+#     SCALE (default 50) with shared_buffers SHARED_BUFFERS (default 1GB):
+#     every restart leaves the buffers cold, a warm-up transient of some
+#     seconds that txid_current does not have
 #
 # Each round runs the same A/A recipe (txid_current, prepared, two
 # identical variants a and a_again) once per configuration, the order
@@ -33,16 +39,28 @@ read -ra configs <<<"${CONFIGS:-free:block split:block}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-aa.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export PGCLIFF_DB=${AA_DB:-$tmp/aa.db}
+workload=${WORKLOAD:-txid}
+case $workload in
+txid) body="workloads:
+  txid:
+    protocol: prepared
+    script: SELECT txid_current();" ;;
+select) body="server:
+  shared_buffers: ${SHARED_BUFFERS:-1GB}
+init:
+  pgbench: {scale: ${SCALE:-50}}
+workloads:
+  sel:
+    builtin: select-only" ;;
+*) echo "aa_spread: WORKLOAD is txid or select, not $workload" >&2; exit 64 ;;
+esac
 for restart in block never; do
 	cat >"$tmp/aa_$restart.yaml" <<YAML
 recipe: aa_spread
 duration: $duration
 repeat: $repeats
 restart: $restart
-workloads:
-  txid:
-    protocol: prepared
-    script: SELECT txid_current();
+$body
 sweep:
   clients: [${clients}]
   jobs: clients
@@ -51,6 +69,7 @@ variants:
   a_again:
 YAML
 done
+labels=""
 for ((k = 0; k < rounds; k++)); do
 	order=("${configs[@]}")
 	if ((k % 2 == 1)); then
@@ -58,17 +77,20 @@ for ((k = 0; k < rounds; k++)); do
 		for ((i = ${#configs[@]} - 1; i >= 0; i--)); do order+=("${configs[i]}"); done
 	fi
 	for cfg in "${order[@]}"; do
-		"$pgcliff" run "$tmp/aa_${cfg#*:}.yaml" -q --placement "${cfg%%:*}" >/dev/null
-		echo "round $((k + 1)) $cfg: run $(sqlite3 "$PGCLIFF_DB" 'SELECT max(id) FROM run')" >&2
+		IFS=: read -r place restart warm <<<"$cfg"
+		"$pgcliff" run "$tmp/aa_$restart.yaml" -q --placement "$place" \
+			${warm:+--warmup "$warm"} >/dev/null
+		id=$(sqlite3 "$PGCLIFF_DB" 'SELECT max(id) FROM run')
+		labels+="${labels:+,}($id,'$cfg')"
+		echo "round $((k + 1)) $cfg: run $id" >&2
 	done
 done
-printf '%-13s %7s %6s %11s %12s %8s %9s %9s %8s\n' config clients blocks "sd(logB/A)" "mean logB/A" "CV(A)" "mean tps" within-s between
+printf '%-24s %7s %6s %11s %12s %8s %9s %9s %8s %9s\n' config clients blocks "sd(logB/A)" "mean logB/A" "CV(A)" "mean tps" within-s between "warmup s"
 sqlite3 -batch -separator ' ' "$PGCLIFF_DB" "
-WITH cfg AS (
-  SELECT id, json_extract(plan, '\$.placement.mode') || ':' ||
-             json_extract(plan, '\$.restart') AS c FROM run),
+WITH cfg(id, c) AS (VALUES $labels),
 pairs AS (
-  SELECT cfg.c, a.clients, ln(b.tps / a.tps) AS d, a.tps
+  SELECT cfg.c, a.clients, ln(b.tps / a.tps) AS d, a.tps,
+         (a.warmup_s + b.warmup_s) / 2 AS w
   FROM point a
   JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
    AND b.repeat_idx = a.repeat_idx AND b.variant = 'a_again'
@@ -89,7 +111,7 @@ SELECT p.c, p.clients, count(*),
        sqrt((sum(d * d) - sum(d) * sum(d) / count(*)) / (count(*) - 1)),
        avg(d),
        100 * sqrt((sum(tps * tps) - sum(tps) * sum(tps) / count(*)) / (count(*) - 1)) / avg(tps),
-       avg(tps), lv.within_s, lv.between_w
+       avg(tps), lv.within_s, lv.between_w, avg(w)
 FROM pairs p JOIN lv ON lv.c = p.c AND lv.clients = p.clients
 GROUP BY p.c, p.clients ORDER BY p.clients, p.c" |
-	awk '{printf "%-13s %7d %6d %11.4f %12.4f %7.1f%% %9.0f %9.4f %8.4f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'
+	awk '{printf "%-24s %7d %6d %11.4f %12.4f %7.1f%% %9.0f %9.4f %8.4f %9.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10}'
