@@ -34,11 +34,18 @@ run_pid=$!
 pm=
 for _ in $(seq 300); do
 	f=$(ls "$TMP"/pgcliff-default-*/data/postmaster.pid 2>/dev/null | head -1)
-	# the window has begun once the two clients' backends exist
+	# the point is placed before its clients connect: wait for them, not
+	# for a number of children (the server's own and pgcliff's setup
+	# connection may reach any count first), i.e. three client backends
+	# ([local]): the two clients, or one and the sampler
 	if [ -n "$f" ]; then
 		pm=$(head -1 "$f")
 		kids=$(cat /proc/"$pm"/task/*/children 2>/dev/null)
-		[ "$(echo $kids | wc -w)" -ge 7 ] && break
+		nlocal=0
+		for k in $kids; do
+			grep -q "\[local\]" /proc/"$k"/cmdline 2>/dev/null && nlocal=$((nlocal + 1))
+		done
+		[ "$nlocal" -ge 3 ] && break
 	fi
 	sleep 0.1
 done
