@@ -37,7 +37,8 @@ for _ in $(seq 300); do
 	# the point is placed before its clients connect: wait for them, not
 	# for a number of children (the server's own and pgcliff's setup
 	# connection may reach any count first), i.e. three client backends
-	# ([local]): the two clients, or one and the sampler
+	# ([local]): the two clients, or one and the sampler; the server may
+	# also have been restarted since setup
 	if [ -n "$f" ]; then
 		pm=$(head -1 "$f")
 		kids=$(cat /proc/"$pm"/task/*/children 2>/dev/null)
@@ -45,7 +46,10 @@ for _ in $(seq 300); do
 		for k in $kids; do
 			grep -q "\[local\]" /proc/"$k"/cmdline 2>/dev/null && nlocal=$((nlocal + 1))
 		done
-		[ "$nlocal" -ge 3 ] && break
+		# and the driver's engine thread (its second) exists: the point
+		# is under way on this postmaster
+		[ "$nlocal" -ge 3 ] && [ "$(ls /proc/"$run_pid"/task 2>/dev/null | wc -l)" -ge 2 ] &&
+			[ "$(head -1 "$f" 2>/dev/null)" = "$pm" ] && break
 	fi
 	sleep 0.1
 done
