@@ -18,7 +18,7 @@ const struct cmd cmd_list = {
 	.summary = "list stored runs, newest first",
 	.usage =
 		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N]\n"
-		"                    [--format text|json|csv] [--db PATH]\n"
+		"                    [--format text|json|csv] [--db STORE]\n"
 		"\n"
 		"Lists the stored runs, newest first: id, start time (UTC), recipe,\n"
 		"status, number of points and variants.\n"

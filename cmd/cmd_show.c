@@ -27,7 +27,7 @@ const struct cmd cmd_show = {
 	.usage =
 		"usage: pgcliff show RUN [--series] [--samples] [--profile] [--scripts]\n"
 		"                        [--build] [--recipe] [--format text|json|csv]\n"
-		"                        [--db PATH]\n"
+		"                        [--db STORE]\n"
 		"\n"
 		"Prints the run's provenance (recipe, command line, host, server\n"
 		"version and non-default settings), every point with tps and latency\n"

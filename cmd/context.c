@@ -93,14 +93,16 @@ cmd_open_store(struct cmd_ctx *ctx, bool write)
 	if (ctx->db && ctx->db[0] == '\0')
 	{
 		error_set(&ctx->err, PGC_ERR_USAGE, "--db is empty");
-		error_hint(&ctx->err, "give a file, or leave --db out for the default "
-							  "store");
+		error_hint(
+			&ctx->err,
+			"give a file or a postgresql:// URI, or leave --db out for the default "
+			"store");
 		return NULL;
 	}
 	store_resolve_path(ctx->db, ctx->db_path, sizeof(ctx->db_path));
 	/* reading makes nothing: a typo in --db is not a new, empty store */
 	if (!write && strcmp(ctx->db_path, ":memory:") != 0 &&
-		stat(ctx->db_path, &st) != 0)
+		!store_is_shared(ctx->db_path) && stat(ctx->db_path, &st) != 0)
 	{
 		error_set(&ctx->err, PGC_ERR_USAGE, "no store at \"%s\"",
 				  ctx->db_path);
@@ -110,6 +112,10 @@ cmd_open_store(struct cmd_ctx *ctx, bool write)
 	}
 	ctx->store = write ? store_open(ctx->db_path, &ctx->err)
 					   : store_open_read(ctx->db_path, &ctx->err);
+	/* what is printed names the store without its password */
+	if (ctx->store && store_is_shared(ctx->db_path))
+		snprintf(ctx->db_path, sizeof(ctx->db_path), "%s",
+				 store_name(ctx->store));
 	return ctx->store;
 }
 

@@ -46,7 +46,15 @@ print_overview(FILE *f)
 	fprintf(f, "usage: pgcliff COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < lengthof(commands); i++)
 		fprintf(f, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(f, "\n'pgcliff COMMAND --help' shows a command's options.\n\n%s",
+	fprintf(f,
+			"\n'pgcliff COMMAND --help' shows a command's options.\n\n"
+			"store: the commands that keep or read runs take --db STORE (else "
+			"$PGCLIFF_DB): an "
+			"SQLite file\n"
+			"(default ~/.local/share/pgcliff/pgcliff.db), or a PostgreSQL "
+			"database shared\n"
+			"by several machines, as a postgresql:// URI or a conninfo "
+			"(\"host=H dbname=D\").\n\n%s",
 			exit_codes);
 }
 

@@ -95,6 +95,11 @@ run_command_line(int argc, char **argv)
 				  strncmp(a, "standby=", 8) == 0) &&
 				 strcmp(prev, "--target") == 0)
 			a = red = redact_after(a, 8);
+		/* a PostgreSQL store's conninfo (a file's path stays as it is) */
+		else if (strncmp(a, "--db=", 5) == 0 && store_is_shared(a + 5))
+			a = red = redact_after(a, 5);
+		else if (strcmp(prev, "--db") == 0 && store_is_shared(a))
+			a = red = redact_after(a, 0);
 		else if (strstr(a, ":target=") != NULL &&
 				 (strncmp(a, "--variant=", 10) == 0 ||
 				  strcmp(prev, "--variant") == 0))

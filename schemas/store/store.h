@@ -1,10 +1,14 @@
 /*
  * store.h - every run, with its provenance, points and per-second series,
- * in one SQLite file.  WAL mode with a busy timeout, so several pgcliff
- * processes may write at once; the schema has a version (PRAGMA
- * user_version) and ordered migrations.  Each point is written in its own
- * transaction as soon as it is measured, so a failure later never loses
- * it.  A store handle is used from one thread.
+ * in one SQLite file (the default) or in a PostgreSQL database shared by
+ * several machines (--db postgresql://..., or a conninfo).  One schema,
+ * one set of queries and migrations for both (sql.c keeps the dialects).
+ * SQLite: WAL mode with a busy timeout, so several pgcliff processes may
+ * write at once; PostgreSQL: any number of writers, their ids from
+ * identity columns.  The schema has a version (PRAGMA user_version, or
+ * the pgcliff_schema table) and ordered migrations.  Each point is written
+ * in its own transaction as soon as it is measured, so a failure later
+ * never loses it.  A store handle is used from one thread.
  */
 #ifndef PGCLIFF_STORE_H
 #define PGCLIFF_STORE_H
@@ -17,7 +21,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -29,19 +33,36 @@ char *store_resolve_path(const char *override, char *buf, size_t size);
 /*
  * Where the runs of the store at PATH keep the server logs of a failure:
  * "PATH-logs" (run_logs_path() names a run's folder in it) into BUF;
- * false for ":memory:" (or a path too long), which keeps none.
+ * for a PostgreSQL store, the default SQLite store's folder on this host
+ * (logs stay on the machine whose servers wrote them); false for
+ * ":memory:" (or a path too long), which keeps none.
  */
 bool store_logs_dir(const char *path, char *buf, size_t size);
 
-/* Open (creating the file and its directory) and migrate.  NULL on error. */
+/* Whether PATH (--db, PGCLIFF_DB) names a PostgreSQL store. */
+bool store_is_shared(const char *path);
+
+/*
+ * What messages call the open store: its path, or for PostgreSQL
+ * "postgresql://USER@HOST:PORT/DB" (never a password).
+ */
+const char *store_name(const struct store *st);
+
+/*
+ * Open (creating the file and its directory, or the tables in the
+ * PostgreSQL database's current schema) and migrate.  NULL on error.
+ */
 struct store *store_open(const char *path, struct pgc_error *err);
 
 /*
  * Open an existing store to read it, and never write to it: read-only,
  * no WAL switch, no migration of the file (an older schema is read from
- * a migrated copy in memory).  Another program's SQLite file and a newer
- * schema are refused.  Writing through the handle fails (or, on the
- * memory copy of an older schema, goes nowhere): use it to read.
+ * a migrated copy in memory; a PostgreSQL store of an older schema is
+ * refused: a command that writes migrates it).  PostgreSQL: every
+ * transaction read-only, so SELECT rights suffice.  Another program's
+ * SQLite file or tables and a newer schema are refused.  Writing through the
+ * handle fails (or, on the memory copy of an older schema, goes nowhere): use
+ * it to read.
  */
 struct store *store_open_read(const char *path, struct pgc_error *err);
 void store_close(struct store *st);

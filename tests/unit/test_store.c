@@ -1,11 +1,14 @@
 /*
  * test_store.c - the store: a full round trip in :memory:, migrations and
  * reopening of a file, refusal of a newer schema, concurrent writers.
+ * With --shared CONNINFO, the same round trip and writers on PostgreSQL
+ * (tests/integration/it_pgstore.sh gives it a server).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,6 +269,7 @@ test_upgrade_from_5(const char *dbfile)
 						   "DROP TABLE bisect_step;"
 						   "DROP TABLE bisect;"
 						   "ALTER TABLE point DROP COLUMN warmup;"
+						   "ALTER TABLE variant DROP COLUMN seq;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -382,21 +386,75 @@ test_upgrade_from_5(const char *dbfile)
 	unlink(dbfile);
 }
 
-int
-main(void)
+/* A point's scripts and statements, as the run stores them, read back. */
+static void
+scripts_round_trip(struct store *st, int64_t run)
+{
+	struct store_point p;
+	struct store_script_row *sc = NULL;
+	struct pgc_error err;
+	int64_t pid = 0;
+	int n = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.variant = "zz-first";
+	p.workload = "mixed";
+	p.clients = 1;
+	p.jobs = 1;
+	p.protocol = "simple";
+	p.duration_s = 1;
+	p.failures_by_class = "{}";
+	p.histogram = "";
+	p.scripts = "[{\"name\": \"a.sql\", \"weight\": 3, \"transactions\": 90,"
+				" \"failures\": 1, \"retried\": 2, \"latency_avg_ms\": 0.25,"
+				" \"statements\": [{\"line\": 1, \"command\": \"BEGIN;\","
+				" \"latency_avg_ms\": 0.01, \"count\": 90, \"failures\": 0,"
+				" \"retries\": 0}, {\"line\": 4, \"command\": \"UPDATE t\","
+				" \"latency_avg_ms\": 0.2, \"count\": 90, \"failures\": 1,"
+				" \"retries\": 2}]},"
+				" {\"name\": \"b.sql\", \"weight\": 1, \"transactions\": 30,"
+				" \"failures\": 0, \"retried\": 0, \"latency_avg_ms\": 1.5}]";
+	CHECK_INT(store_point_add(st, run, &p, &pid, &err), 0);
+	CHECK_INT(store_get_scripts(st, pid, &sc, &n, &err), 0);
+	CHECK_INT(n, 2);
+	if (n == 2)
+	{
+		CHECK_STR(sc[0].name, "a.sql");
+		CHECK_INT(sc[0].weight, 3);
+		CHECK_INT(sc[0].transactions, 90);
+		CHECK_INT(sc[0].retried, 2);
+		CHECK_NEAR(sc[0].lat_avg_ms, 0.25, 1e-12);
+		CHECK_INT(sc[0].nstatements, 2);
+		CHECK_INT(sc[0].statements[1].line, 4);
+		CHECK_STR(sc[0].statements[1].command, "UPDATE t");
+		CHECK_INT(sc[0].statements[1].retries, 2);
+		CHECK_STR(sc[1].name, "b.sql");
+		CHECK_INT(sc[1].nstatements, 0);
+	}
+	store_scripts_free(sc, n);
+	/* a point without scripts has none */
+	CHECK_INT(store_get_scripts(st, pid + 1000, &sc, &n, &err), 0);
+	CHECK_INT(n, 0);
+	store_scripts_free(sc, n);
+}
+
+/*
+ * The whole round trip through the store API on TARGET, an empty store:
+ * the same on SQLite (":memory:") and on PostgreSQL (--shared).
+ */
+static void
+round_trip(const char *target)
 {
 	struct pgc_error err;
-	struct store *st = store_open(":memory:", &err);
+	struct store *st = store_open(target, &err);
 	struct store_run_row *runs;
-	struct store_point_row *pts;
+	struct store_point_row *pts, *pts2;
 	struct store_series_row *ser;
 	struct store_variant_row *vars;
 	struct store_variant v;
 	struct store_run_row one;
 	int n, np, ns, nv;
 	int64_t r1, r2;
-	char path[512];
-	char dbfile[1024];
 
 	CHECK(st != NULL);
 	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
@@ -413,10 +471,20 @@ main(void)
 	add_point(st, r1, 4, 1);
 	CHECK_INT(store_run_finish(st, r1, "ok", NULL, &err), 0);
 	CHECK_INT(store_run_finish(st, r2, "interrupted", "interrupted", &err), 0);
+	/* variants keep the order they were stored in, not their names' */
+	v.name = "zz-first";
+	CHECK_INT(store_variant_add(st, r2, &v, &err), 0);
+	v.name = "aa-second";
+	CHECK_INT(store_variant_add(st, r2, &v, &err), 0);
+	v.server_version = "15.19"; /* stored again: updated, in its place */
+	v.name = "zz-first";
+	CHECK_INT(store_variant_add(st, r2, &v, &err), 0);
 
 	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
 	CHECK_INT(n, 2);
 	CHECK_INT(runs[0].id, r2); /* newest first */
+	CHECK_STR(runs[0].variants, "zz-first,aa-second");
+	CHECK_STR(runs[0].host, "?: ?, 2 cores, 0.0 GiB, ?");
 	CHECK_STR(runs[1].status, "ok");
 	CHECK_INT(runs[1].npoints, 2);
 	CHECK_STR(runs[1].variants, "default");
@@ -438,6 +506,12 @@ main(void)
 	CHECK_INT(nv, 1);
 	CHECK_STR(vars[0].settings, "{\"fsync\": \"off\"}");
 	store_variants_free(vars, nv);
+	CHECK_INT(store_get_variants(st, r2, &vars, &nv, &err), 0);
+	CHECK_INT(nv, 2);
+	CHECK_STR(vars[0].name, "zz-first");
+	CHECK_STR(vars[0].server_version, "15.19");
+	CHECK_STR(vars[1].name, "aa-second");
+	store_variants_free(vars, nv);
 
 	CHECK_INT(store_get_points(st, r1, &pts, &np, &err), 0);
 	CHECK_INT(np, 2);
@@ -454,8 +528,248 @@ main(void)
 	CHECK_INT(ser[0].transactions + ser[1].transactions + ser[2].transactions,
 			  pts[0].transactions);
 	free(ser);
+	scripts_round_trip(st, r2);
+	CHECK_INT(store_list_runs(st, NULL, NULL, 1, &runs, &n, &err), 0);
+	CHECK_INT(n, 1); /* a limit */
+	store_runs_free(runs, n);
+	{
+		struct store_selector sel = {0};
+
+		sel.recipe = "alpha";
+		CHECK_INT(store_select_points(st, &sel, &pts2, &np, &err), 0);
+		CHECK_INT(np, 2);
+		store_points_free(pts2, np);
+	}
 	store_points_free(pts, np);
 	store_close(st);
+}
+
+/* Four processes writing 25 runs of a point each at once: nothing lost. */
+static void
+concurrent_writers(const char *target)
+{
+	struct pgc_error err;
+	struct store *st;
+	struct store_run_row *runs;
+	int n;
+
+	for (int k = 0; k < 4; k++)
+		if (fork() == 0)
+		{
+			struct store *cs = store_open(target, &err);
+
+			if (cs == NULL)
+				printf("writer %d: %s\n", k, err.message);
+			for (int i = 0; i < 25 && cs; i++)
+				add_point(cs, add_run(cs, "concurrent"), 1, i);
+			store_close(cs);
+			_exit(test_failures || cs == NULL ? 1 : 0);
+		}
+	for (int k = 0; k < 4; k++)
+	{
+		int status;
+
+		wait(&status);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	st = store_open(target, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_list_runs(st, "concurrent", NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 100);
+	for (int i = 0; i < n; i++)
+		CHECK_INT(runs[i].npoints, 1);
+	store_runs_free(runs, n);
+	store_close(st);
+}
+
+/* Run SQL on C (libpq), checked; the first value of its first row. */
+static char *
+pg_do(PGconn *c, const char *sql)
+{
+	PGresult *res = PQexec(c, sql);
+	ExecStatusType rc = PQresultStatus(res);
+	char *v = NULL;
+
+	if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK)
+		printf("SQL failed: %s: %s", sql, PQerrorMessage(c));
+	CHECK(rc == PGRES_COMMAND_OK || rc == PGRES_TUPLES_OK);
+	if (rc == PGRES_TUPLES_OK && PQntuples(res) > 0)
+		v = xstrdup(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return v;
+}
+
+/* BASE (a conninfo) with its tables in SCHEMA. */
+static char *
+in_schema(const char *base, const char *schema)
+{
+	return xasprintf("%s options=-csearch_path=%s", base, schema);
+}
+
+/*
+ * The PostgreSQL store, on the database BASE names (a conninfo; the test
+ * makes its schemas there): the round trip as on SQLite, reopening
+ * without migrating, four first writers at once (they migrate a new
+ * schema one at a time), another program's tables and a newer schema
+ * refused and left as they were, a read-only handle, a bisect.
+ */
+static void
+shared_suite(const char *base)
+{
+	PGconn *c = PQconnectdb(base);
+	struct pgc_error err;
+	struct store *st;
+	struct store_run_row *runs, row;
+	char *a = in_schema(base, "t_a"), *b = in_schema(base, "t_b");
+	char *f = in_schema(base, "t_foreign"), *nw = in_schema(base, "t_newer");
+	char *v;
+	int n;
+
+	CHECK(PQstatus(c) == CONNECTION_OK);
+	if (PQstatus(c) != CONNECTION_OK)
+	{
+		printf("%s", PQerrorMessage(c));
+		PQfinish(c);
+		return;
+	}
+	free(pg_do(c, "SET client_min_messages = warning;"
+				  "DROP SCHEMA IF EXISTS t_a, t_b, t_foreign, t_newer CASCADE;"
+				  "CREATE SCHEMA t_a; CREATE SCHEMA t_b;"
+				  "CREATE SCHEMA t_foreign; CREATE SCHEMA t_newer;"
+				  "CREATE TABLE t_foreign.run (cookie text);"
+				  "INSERT INTO t_foreign.run VALUES ('a');"
+				  "CREATE TABLE t_newer.pgcliff_schema (version integer);"
+				  "INSERT INTO t_newer.pgcliff_schema VALUES (99);"
+				  "CREATE TABLE t_newer.run (id integer);"));
+	CHECK(store_is_shared(a));
+	CHECK(store_is_shared("postgresql:///x"));
+	CHECK(!store_is_shared("/tmp/a=b.db"));
+	CHECK(!store_is_shared(":memory:"));
+
+	round_trip(a);
+	/* reopened: migrated once, the runs there; messages name no password */
+	st = store_open(a, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
+	CHECK(strncmp(store_name(st), "postgresql://", 13) == 0);
+	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 2);
+	store_runs_free(runs, n);
+	{
+		/* a bisect and its steps */
+		struct store_bisect bi = {0};
+		struct store_bisect_step step = {0};
+		int64_t bid = 0;
+
+		bi.recipe = "bisected";
+		bi.source = "/src/pg";
+		bi.good = "aaaa";
+		bi.bad = "dddd";
+		bi.commits = 3;
+		bi.margin = 0.1;
+		CHECK_INT(store_bisect_begin(st, &bi, &bid, &err), 0);
+		step.step = 1;
+		step.revision = "dddd";
+		step.run_id = 1;
+		step.outcome = "REGRESSION";
+		CHECK_INT(store_bisect_step(st, bid, &step, &err), 0);
+		CHECK_INT(store_bisect_step(st, bid, &step, &err), -1); /* once */
+		CHECK_INT(store_bisect_finish(st, bid, "found", "cccc", NULL, &err),
+				  0);
+	}
+	store_close(st);
+	v = pg_do(c, "SELECT b.status || ' ' || b.first_bad || ' ' || b.margin"
+				 " || ' ' || string_agg(s.step || ':' || s.revision, ',')"
+				 " FROM t_a.bisect b JOIN t_a.bisect_step s"
+				 " ON s.bisect_id = b.id GROUP BY b.id");
+	CHECK_STR(v, "found cccc 0.1 1:dddd");
+	free(v);
+
+	/* read-only: reads work, writes are refused */
+	st = store_open_read(a, &err);
+	CHECK(st != NULL);
+	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
+	CHECK_INT(n, 2);
+	store_runs_free(runs, n);
+	CHECK_INT(store_get_run(st, 1, &row, &err), 0);
+	store_run_row_release(&row);
+	{
+		struct store_run r = {0};
+		int64_t id = 0;
+
+		r.recipe = "ro";
+		r.recipe_text = "recipe: ro\n";
+		r.recipe_sha256 = "0";
+		r.command_line = "pgcliff run";
+		error_clear(&err);
+		CHECK_INT(store_run_begin(st, &r, &id, &err), -1);
+		CHECK_INT(err.kind, PGC_ERR_STORE);
+		CHECK(strstr(err.message, "read-only") != NULL);
+	}
+	store_close(st);
+
+	/* an older schema is not read (a reader may not migrate) */
+	free(pg_do(c, "UPDATE t_a.pgcliff_schema SET version = 11"));
+	error_clear(&err);
+	CHECK(store_open_read(a, &err) == NULL);
+	CHECK(strstr(err.message, "older") != NULL);
+	free(pg_do(c, "UPDATE t_a.pgcliff_schema SET version = 12"));
+
+	concurrent_writers(b);
+	v = pg_do(c, "SELECT count(*) FROM t_b.point");
+	CHECK_STR(v, "100");
+	free(v);
+
+	/* another program's tables, and a newer pgcliff's: refused, kept */
+	error_clear(&err);
+	CHECK(store_open(f, &err) == NULL);
+	CHECK_INT(err.kind, PGC_ERR_STORE);
+	CHECK(strstr(err.message, "is not a pgcliff store") != NULL);
+	v = pg_do(c, "SELECT count(*) || ' ' || (SELECT count(*) FROM"
+				 " pg_tables WHERE schemaname = 't_foreign')"
+				 " FROM t_foreign.run");
+	CHECK_STR(v, "1 1");
+	free(v);
+	error_clear(&err);
+	CHECK(store_open(nw, &err) == NULL);
+	CHECK(strstr(err.message, "newer") != NULL);
+	error_clear(&err);
+	CHECK(store_open_read(nw, &err) == NULL);
+	CHECK(strstr(err.message, "newer") != NULL);
+	v = pg_do(c, "SELECT version FROM t_newer.pgcliff_schema");
+	CHECK_STR(v, "99");
+	free(v);
+
+	/* a server that is not there: a clear error, no store */
+	error_clear(&err);
+	CHECK(store_open("host=/nonexistent-dir dbname=x", &err) == NULL);
+	CHECK_INT(err.kind, PGC_ERR_STORE);
+	CHECK(strstr(err.message, "could not connect") != NULL);
+
+	free(pg_do(c, "DROP SCHEMA t_a, t_b, t_foreign, t_newer CASCADE"));
+	PQfinish(c);
+	free(a);
+	free(b);
+	free(f);
+	free(nw);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct pgc_error err;
+	struct store *st;
+	struct store_run_row *runs;
+	int n;
+	char path[512];
+	char dbfile[1024];
+
+	if (argc == 3 && strcmp(argv[1], "--shared") == 0)
+	{
+		shared_suite(argv[2]);
+		TEST_MAIN_END("test_store --shared");
+	}
+	round_trip(":memory:");
 
 	/* a file: created with its directory, reopened without re-migrating */
 	snprintf(path, sizeof(path), "%s/pgcliff-test-store-XXXXXX",
@@ -500,30 +814,7 @@ main(void)
 	store_close(st);
 
 	/* several processes writing at once: nothing lost */
-	for (int k = 0; k < 4; k++)
-		if (fork() == 0)
-		{
-			struct store *cs = store_open(dbfile, &err);
-
-			for (int i = 0; i < 25 && cs; i++)
-				add_point(cs, add_run(cs, "concurrent"), 1, i);
-			store_close(cs);
-			_exit(test_failures ? 1 : 0);
-		}
-	for (int k = 0; k < 4; k++)
-	{
-		int status;
-
-		wait(&status);
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	}
-	st = store_open(dbfile, &err);
-	CHECK_INT(store_list_runs(st, "concurrent", NULL, 0, &runs, &n, &err), 0);
-	CHECK_INT(n, 100);
-	for (int i = 0; i < n; i++)
-		CHECK_INT(runs[i].npoints, 1);
-	store_runs_free(runs, n);
-	store_close(st);
+	concurrent_writers(dbfile);
 
 	/*
 	 * a version 1 store (before prepare_ms, plans, pg_config, scripts,
@@ -542,6 +833,7 @@ main(void)
 						 "ALTER TABLE run DROP COLUMN plan;"
 						 "ALTER TABLE variant DROP COLUMN pg_config;"
 						 "ALTER TABLE variant DROP COLUMN build;"
+						 "ALTER TABLE variant DROP COLUMN seq;"
 						 "ALTER TABLE run DROP COLUMN measure;"
 						 "ALTER TABLE run DROP COLUMN owner;"
 						 "ALTER TABLE point DROP COLUMN scale;"

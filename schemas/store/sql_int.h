@@ -1,0 +1,121 @@
+/*
+ * sql_int.h - the store's two backends behind one statement interface
+ * (internal to schemas/store).
+ *
+ * store.c writes every query once, in the SQL both engines read: "?" and
+ * "?N" parameters, RETURNING, ON CONFLICT, standard functions only.  What
+ * differs between SQLite and PostgreSQL is here and nowhere else:
+ *   - parameters: "?N" becomes "$N" for libpq;
+ *   - DDL (sql_exec_ddl): INTEGER PRIMARY KEY becomes an identity column,
+ *     INTEGER bigint, REAL double precision, WITHOUT ROWID is dropped;
+ *   - group_concat(x, sep) becomes string_agg(x, sep);
+ *   - the schema version: PRAGMA user_version, or the pgcliff_schema table;
+ *   - a write transaction: BEGIN IMMEDIATE, or BEGIN;
+ *   - a migration is serialized by SQLite's write lock, or by an advisory
+ *     lock in PostgreSQL;
+ *   - values: PostgreSQL receives and returns text; a NaN is bound as NULL
+ *     on both, as SQLite stores it.
+ */
+#ifndef PGCLIFF_SQL_INT_H
+#define PGCLIFF_SQL_INT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base.h"
+
+struct sql;
+struct sql_stmt;
+
+enum sql_backend
+{
+	SQL_SQLITE,
+	SQL_POSTGRES
+};
+
+enum sql_rc
+{
+	SQL_ERROR = -1,
+	SQL_DONE = 0,
+	SQL_ROW = 1
+};
+
+/* Whether TARGET names a PostgreSQL database: a URI or a conninfo. */
+bool sql_names_postgres(const char *target);
+
+/*
+ * An SQLite file (or ":memory:") opened read-write (creating it) or
+ * read-only; a PostgreSQL database from a URI or conninfo, whose every
+ * transaction is read-only when READ_ONLY.  NULL on error, ERR set
+ * (PGC_ERR_STORE).
+ */
+struct sql *sql_open_sqlite(const char *path, bool read_only,
+							struct pgc_error *err);
+struct sql *sql_open_postgres(const char *conninfo, bool read_only,
+							  struct pgc_error *err);
+void sql_close(struct sql *db);
+enum sql_backend sql_backend(const struct sql *db);
+
+/*
+ * A name for messages: the SQLite path, or "postgresql://USER@HOST:PORT/DB"
+ * of the open connection (never its password).
+ */
+const char *sql_name(const struct sql *db);
+
+/* The last error of DB, with the OS's reason where SQLite has one. */
+const char *sql_errmsg(const struct sql *db);
+
+/* Run SQL (one or more statements, no parameters); 0 or -1. */
+int sql_exec(struct sql *db, const char *sql);
+/* The same for schema statements, in the backend's dialect. */
+int sql_exec_ddl(struct sql *db, const char *sql);
+/* Begin a transaction that writes (SQLite: takes the lock now). */
+int sql_begin_write(struct sql *db);
+/* Within a transaction: wait until no other process migrates. */
+int sql_lock_migrations(struct sql *db);
+void sql_rollback(struct sql *db);
+
+/* The schema version: 0 for an empty database, -1 on error. */
+int sql_schema_version(struct sql *db);
+int sql_set_schema_version(struct sql *db, int version);
+/*
+ * Whether the database holds tables but no schema version: another
+ * program's (PostgreSQL: tables named as pgcliff's).  -1 on error.
+ */
+int sql_foreign(struct sql *db);
+
+/*
+ * SQLite: lock waits (see store_wait_for_locks()).  Nothing for PostgreSQL,
+ * whose server waits for its locks.
+ */
+void sql_wait_for_locks(struct sql *db, volatile sig_atomic_t *interrupt,
+						void (*on_wait)(void *arg, double waited_s),
+						void *arg);
+/* SQLite: replace DB's file by a copy of it in memory.  0 or -1. */
+int sql_copy_to_memory(struct sql *db);
+
+struct sql_stmt *sql_prepare(struct sql *db, const char *sql);
+void sql_bind_int64(struct sql_stmt *s, int i, int64_t v);
+void sql_bind_double(struct sql_stmt *s, int i, double v);
+void sql_bind_text(struct sql_stmt *s, int i, const char *v); /* NULL ok */
+void sql_bind_null(struct sql_stmt *s, int i);
+/* SQL_ROW (a row to read), SQL_DONE or SQL_ERROR. */
+int sql_step(struct sql_stmt *s);
+/* Ready to run again with new bindings. */
+void sql_reset(struct sql_stmt *s);
+void sql_finalize(struct sql_stmt *s); /* NULL ok */
+
+bool sql_col_null(struct sql_stmt *s, int i);
+int64_t sql_col_int64(struct sql_stmt *s, int i);
+int sql_col_int(struct sql_stmt *s, int i);
+double sql_col_double(struct sql_stmt *s, int i);
+/* The row's text, valid until the next step; NULL for NULL. */
+const char *sql_col_text(struct sql_stmt *s, int i);
+
+/* "?N" and "?" parameters as "$N", outside quotes: libpq's spelling. */
+char *sql_dollar_params(const char *sql);
+/* SQL's DDL in PostgreSQL's words (see above). */
+char *sql_postgres_ddl(const char *sql);
+
+#endif

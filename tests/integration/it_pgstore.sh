@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The PostgreSQL store, on a server the test starts through pgcliff's own
+# cluster code: the store API suite (test_store --shared: the SQLite round
+# trip, migrations, four writers at once, refusals), then the verbs
+# end to end: runs stored through a URI with a password and through
+# PGCLIFF_DB, read back by list, show, compare, gate and history, also by
+# a role with SELECT rights alone (which cannot write a run); no password
+# in the store, the outputs or the stored command line; a store that
+# cannot be reached is a clear error.
+. "$(dirname "$0")/lib.sh"
+helper=$(dirname "$PGCLIFF")/tests/cluster_helper
+store_test=$(dirname "$PGCLIFF")/tests/test_store
+PW=St0re_pw_7f3a
+
+coproc HELPER { exec "$helper"; }
+read -r sockdir user spid <&"${HELPER[0]}" || fail "cluster_helper did not start"
+p() { psql -X -q -v ON_ERROR_STOP=1 -h "$sockdir" -U "$user" "$@"; }
+p -d postgres -c "CREATE ROLE owner LOGIN PASSWORD '$PW'" -c "CREATE ROLE reader LOGIN" \
+	-c "CREATE DATABASE results OWNER owner" || fail "no roles or database"
+# the owner must give its password; the others keep trust
+sed -i "1i local all owner scram-sha-256" "$sockdir/data/pg_hba.conf"
+p -d postgres -c "SELECT pg_reload_conf()" >/dev/null
+
+# the store API, as on SQLite
+"$store_test" --shared "host=$sockdir user=$user dbname=results" >"$TMP/suite" 2>&1
+check_eq "store suite on PostgreSQL: exit" $? 0
+tail -1 "$TMP/suite"
+grep "check failed\|SQL failed" "$TMP/suite" | head -5
+
+cat >"$TMP/r.yaml" <<'YAML'
+recipe: shared
+duration: 1s
+warmup: 0s
+server:
+  fsync: off
+workloads:
+  w: {script: SELECT 1}
+YAML
+URL="postgresql://owner:$PW@/results?host=$sockdir"
+"$PGCLIFF" run "$TMP/r.yaml" --db "$URL" --variant a --variant b --repeat 2 >"$TMP/o1" 2>"$TMP/e1" </dev/null
+check_eq "run into PostgreSQL: exit" $? 0
+grep -q "run 1 stored in postgresql://owner@\[local\]:[0-9]*/results (status ok, 4 points)" "$TMP/o1" ||
+	fail "run 1: $(tail -2 "$TMP/o1") $(cat "$TMP/e1")"
+PGCLIFF_DB="host=$sockdir user=owner password=$PW dbname=results" \
+	"$PGCLIFF" run "$TMP/r.yaml" -c 2 -q >"$TMP/o2" 2>"$TMP/e2" </dev/null
+check_eq "run through PGCLIFF_DB: exit" $? 0
+check_eq "runs in the store" "$(p -d results -At -c "SELECT count(*) || ' ' || sum((SELECT count(*) FROM point WHERE run_id = run.id)) FROM run WHERE status = 'ok'")" "2 5"
+check_eq "series stored" "$(p -d results -At -c "SELECT count(DISTINCT point_id) FROM series")" 5
+check_eq "variants in order" "$(p -d results -At -c "SELECT string_agg(name, ',' ORDER BY seq) FROM variant WHERE run_id = 1")" "a,b"
+
+# every reading verb, by the owner and by a role that may only SELECT
+p -d results -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader"
+RO="host=$sockdir user=reader dbname=results"
+for who in "$URL" "$RO"; do
+	tag=owner
+	[ "$who" = "$RO" ] && tag=reader
+	{
+		"$PGCLIFF" list --db "$who" && "$PGCLIFF" show 1 --db "$who" &&
+			"$PGCLIFF" show 2 --series --scripts --format json --db "$who" &&
+			"$PGCLIFF" compare 1:a 1:b --db "$who" &&
+			"$PGCLIFF" history shared --db "$who"
+	} >"$TMP/read-$tag" 2>&1
+	check_eq "$tag reads: exit" $? 0
+	"$PGCLIFF" gate 1:a 1:b --db "$who" >>"$TMP/read-$tag" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "$tag: gate exit $rc: $(tail -3 "$TMP/read-$tag")"
+done
+grep -q "^ *1 .*shared" "$TMP/read-reader" || fail "reader's list: $(head -5 "$TMP/read-reader")"
+grep -q "points" "$TMP/read-reader" || fail "reader's show: $(head -20 "$TMP/read-reader")"
+# the same, but for the role the store is named by
+check_eq "owner and reader read alike" "$(sed 's/owner@/ROLE@/g' "$TMP/read-owner" | cksum)" "$(sed 's/reader@/ROLE@/g' "$TMP/read-reader" | cksum)"
+# the reader cannot write a run, and says why
+"$PGCLIFF" run "$TMP/r.yaml" --db "$RO" -q >"$TMP/o3" 2>"$TMP/e3" </dev/null
+check_eq "reader's run: exit" $? 70
+grep -q "permission denied" "$TMP/e3" || fail "reader's run: $(cat "$TMP/e3")"
+
+# no password anywhere: the store, the outputs, the command line kept
+check_eq "password in the store" "$(pg_dump -h "$sockdir" -U "$user" results | grep -c "$PW")" 0
+check_eq "password in the outputs" "$(cat "$TMP"/o* "$TMP"/e* "$TMP"/read-* | grep -c "$PW")" 0
+p -d results -At -c "SELECT command_line FROM run WHERE id = 1" | grep -q -- "^pgcliff run --db '.*dbname=.*results" ||
+	fail "command line: $(p -d results -At -c "SELECT command_line FROM run WHERE id = 1")"
+
+# a store that is not there: a clear error, exit 70, nothing started
+"$PGCLIFF" run "$TMP/r.yaml" --db "host=$TMP/nowhere dbname=results" -q >"$TMP/o4" 2>"$TMP/e4" </dev/null
+check_eq "unreachable store: exit" $? 70
+grep -q "could not connect to the PostgreSQL store" "$TMP/e4" || fail "unreachable: $(cat "$TMP/e4")"
+"$PGCLIFF" list --db "host=$sockdir user=reader dbname=postgres" >"$TMP/o5" 2>"$TMP/e5"
+check_eq "an empty database read: exit" $? 64
+grep -q "no store at" "$TMP/e5" || fail "empty database: $(cat "$TMP/e5")"
+
+exec {HELPER[1]}>&-
+wait "$HELPER_PID"
+finish
