@@ -18,7 +18,7 @@
 /* PostgreSQL's type OIDs of the values bound with a type (pg_type.h) */
 #define INT8OID   20
 #define FLOAT8OID 701
-#define TEXTOID 25
+#define TEXTOID   25
 
 /* The advisory lock that serializes migrations: "pgcl" */
 #define MIGRATION_LOCK "1885823852"
