@@ -37,6 +37,8 @@ struct cmd
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_list;
+extern const struct cmd cmd_pull;
+extern const struct cmd cmd_push;
 extern const struct cmd cmd_show;
 extern const struct cmd cmd_recipe_check;
 extern const struct cmd cmd_recipe_explain;
@@ -161,10 +163,10 @@ enum
 	{                                                                         \
 		"db", required_argument, NULL, CMD_OPT_DB                             \
 	}
-#define CMD_HELP_DB                                                           \
-	"      --db PATH           the store (default: $PGCLIFF_DB, else\n"       \
-	"                          $XDG_DATA_HOME/pgcliff/pgcliff.db, else\n"     \
-	"                          ~/.local/share/pgcliff/pgcliff.db)\n"
+#define CMD_HELP_DB                                                               \
+	"      --db STORE          an SQLite file, or a PostgreSQL URI or conninfo\n" \
+	"                          (default: $PGCLIFF_DB, else $XDG_DATA_HOME/\n"     \
+	"                          pgcliff/pgcliff.db or ~/.local/share/...)\n"
 #define CMD_HELP_HELP "  -?, --help              this text\n"
 
 struct store;

@@ -363,6 +363,62 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 	store_run_row_release(&run);
 }
 
+/*
+ * The host the runs of SD ran on ("name: cpu, N cores, ..."), "several
+ * hosts" if they differ; NULL if it cannot be read.  Caller frees.
+ */
+static char *
+side_host(struct store *st, const struct cmp_side *sd, struct pgc_error *err)
+{
+	char *host = NULL;
+
+	for (int i = 0; i < sd->nruns; i++)
+	{
+		struct store_run_row run;
+
+		if (store_get_run(st, sd->runs[i], &run, err) < 0)
+		{
+			free(host);
+			return NULL;
+		}
+		if (host == NULL)
+			host = xstrdup(run.host);
+		else if (strcmp(host, run.host) != 0)
+		{
+			free(host);
+			store_run_row_release(&run);
+			return xstrdup("several hosts");
+		}
+		store_run_row_release(&run);
+	}
+	return host;
+}
+
+/* Runs of one machine against another's: each label says which. */
+static int
+label_hosts(struct store *st, struct cmp_side *a, struct cmp_side *b,
+			struct pgc_error *err)
+{
+	char *ha = side_host(st, a, err), *hb = ha ? side_host(st, b, err) : NULL;
+	size_t n;
+
+	if (ha == NULL || hb == NULL)
+	{
+		free(ha);
+		return -1;
+	}
+	if (strcmp(ha, hb) != 0)
+	{
+		n = strlen(a->label);
+		snprintf(a->label + n, sizeof(a->label) - n, ", on %s", ha);
+		n = strlen(b->label);
+		snprintf(b->label + n, sizeof(b->label) - n, ", on %s", hb);
+	}
+	free(ha);
+	free(hb);
+	return 0;
+}
+
 int
 compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 			   const struct cmp_query *q, struct cmp_result *res,
@@ -398,6 +454,8 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	}
 	make_label(a);
 	make_label(b);
+	if (label_hosts(st, a, b, err) < 0)
+		return -1;
 
 	/* paired when both sides come from the same runs */
 	co.paired = a->nruns == b->nruns;

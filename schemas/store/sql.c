@@ -15,10 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* PostgreSQL's type OIDs of the values bound with a type (pg_type.h) */
-#define INT8OID   20
-#define FLOAT8OID 701
-#define TEXTOID   25
+/* PostgreSQL's type OIDs: of the values bound, and read (pg_type.h) */
+#define INT2OID    21
+#define INT4OID    23
+#define INT8OID    20
+#define FLOAT4OID  700
+#define FLOAT8OID  701
+#define NUMERICOID 1700
+#define TEXTOID    25
 
 /* The advisory lock that serializes migrations: "pgcl" */
 #define MIGRATION_LOCK "1885823852"
@@ -761,4 +765,52 @@ sql_col_text(struct sql_stmt *s, int i)
 	if (s->lite)
 		return (const char *) sqlite3_column_text(s->lite, i);
 	return pg_value(s, i);
+}
+
+int
+sql_col_count(struct sql_stmt *s)
+{
+	if (s->lite)
+		return sqlite3_column_count(s->lite);
+	return s->res ? PQnfields(s->res) : 0;
+}
+
+const char *
+sql_col_name(struct sql_stmt *s, int i)
+{
+	if (s->lite)
+		return sqlite3_column_name(s->lite, i);
+	return s->res ? PQfname(s->res, i) : NULL;
+}
+
+enum sql_kind
+sql_col_kind(struct sql_stmt *s, int i)
+{
+	if (s->lite)
+		switch (sqlite3_column_type(s->lite, i))
+		{
+			case SQLITE_NULL:
+				return SQL_KIND_NULL;
+			case SQLITE_INTEGER:
+				return SQL_KIND_INT;
+			case SQLITE_FLOAT:
+				return SQL_KIND_FLOAT;
+			default:
+				return SQL_KIND_TEXT;
+		}
+	if (pg_value(s, i) == NULL)
+		return SQL_KIND_NULL;
+	switch (PQftype(s->res, i))
+	{
+		case INT8OID:
+		case INT4OID:
+		case INT2OID:
+			return SQL_KIND_INT;
+		case FLOAT8OID:
+		case FLOAT4OID:
+		case NUMERICOID:
+			return SQL_KIND_FLOAT;
+		default:
+			return SQL_KIND_TEXT;
+	}
 }

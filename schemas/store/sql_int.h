@@ -11,6 +11,7 @@
  *   - group_concat(x, sep) becomes string_agg(x, sep);
  *   - the schema version: PRAGMA user_version, or the pgcliff_schema table;
  *   - a write transaction: BEGIN IMMEDIATE, or BEGIN;
+ *   - a migration's own statements for one backend (a random value);
  *   - a migration is serialized by SQLite's write lock, or by an advisory
  *     lock in PostgreSQL;
  *   - values: PostgreSQL receives and returns text; a NaN is bound as NULL
@@ -112,6 +113,18 @@ int sql_col_int(struct sql_stmt *s, int i);
 double sql_col_double(struct sql_stmt *s, int i);
 /* The row's text, valid until the next step; NULL for NULL. */
 const char *sql_col_text(struct sql_stmt *s, int i);
+
+/* What a value of the current row is: its columns' number and names. */
+enum sql_kind
+{
+	SQL_KIND_NULL,
+	SQL_KIND_INT,
+	SQL_KIND_FLOAT,
+	SQL_KIND_TEXT
+};
+int sql_col_count(struct sql_stmt *s);
+const char *sql_col_name(struct sql_stmt *s, int i);
+enum sql_kind sql_col_kind(struct sql_stmt *s, int i);
 
 /* "?N" and "?" parameters as "$N", outside quotes: libpq's spelling. */
 char *sql_dollar_params(const char *sql);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,8 +40,9 @@ store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
  */
 static const struct migration
 {
-	const char *sql;    /* both backends, in SQLite's words (sql_exec_ddl) */
-	const char *sqlite; /* then this, on SQLite alone (or NULL) */
+	const char *sql;      /* both backends, in SQLite's words (sql_exec_ddl) */
+	const char *sqlite;   /* then this, on SQLite alone (or NULL) */
+	const char *postgres; /* then this, on PostgreSQL alone (or NULL) */
 } migrations[] = {
 	/* 0 -> 1 */
 	{"CREATE TABLE run ("
@@ -99,13 +101,14 @@ static const struct migration
 	 "  lat_avg_ms REAL,"
 	 "  lat_max_ms REAL,"
 	 "  PRIMARY KEY (point_id, second)) WITHOUT ROWID;",
-	 NULL},
+	 NULL, NULL},
 	/* 1 -> 2: connecting and preparing are timed apart */
-	{"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;", NULL},
+	{"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;", NULL,
+	 NULL},
 	/* 2 -> 3: variants interleave by a stored plan; pg_config provenance */
 	{("ALTER TABLE run ADD COLUMN plan TEXT;"
 	  "ALTER TABLE variant ADD COLUMN pg_config TEXT;"),
-	 NULL},
+	 NULL, NULL},
 	/* 3 -> 4: pgbench parity: scripts, scale, retries, rate limits, and
 	 * errors by class per second */
 	{("ALTER TABLE point ADD COLUMN scale INTEGER;"
@@ -139,12 +142,12 @@ static const struct migration
 	  "  lag_bytes INTEGER, lag_s REAL, waits TEXT,"
 	  "  query_ms REAL NOT NULL, error TEXT,"
 	  "  PRIMARY KEY (run_id, order_idx, node, second)) WITHOUT ROWID;"),
-	 NULL},
+	 NULL, NULL},
 	/* 4 -> 5: variants built from source keep their build's provenance */
-	{"ALTER TABLE variant ADD COLUMN build TEXT;", NULL},
+	{"ALTER TABLE variant ADD COLUMN build TEXT;", NULL, NULL},
 	/* 5 -> 6: the metric the recipe measures, so that reading a run never
 	 * needs its recipe parsed again (NULL: tps, as before) */
-	{"ALTER TABLE run ADD COLUMN measure TEXT;", NULL},
+	{"ALTER TABLE run ADD COLUMN measure TEXT;", NULL, NULL},
 	/* 6 -> 7: a run that stops once decided keeps every look it took */
 	{("CREATE TABLE look ("
 	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
@@ -156,10 +159,10 @@ static const struct migration
 	  "  stop TEXT,"
 	  "  detail TEXT,"
 	  "  PRIMARY KEY (run_id, look)) WITHOUT ROWID;"),
-	 NULL},
+	 NULL, NULL},
 	/* 7 -> 8: which process writes a run, so that a reader can tell a
 	 * running run from one whose process died (process_identity()) */
-	{"ALTER TABLE run ADD COLUMN owner TEXT;", NULL},
+	{"ALTER TABLE run ADD COLUMN owner TEXT;", NULL, NULL},
 	/* 8 -> 9: server CPU profiles of a point's window, per node: rank 0
 	 * holds the whole profile (its samples and rate), 1.. its functions */
 	{("CREATE TABLE profile ("
@@ -170,7 +173,7 @@ static const struct migration
 	  "  dso TEXT, symbol TEXT,"
 	  "  pct REAL NOT NULL, samples INTEGER NOT NULL, hz INTEGER NOT NULL,"
 	  "  PRIMARY KEY (run_id, order_idx, node, rank)) WITHOUT ROWID;"),
-	 NULL},
+	 NULL, NULL},
 	/* 9 -> 10: a bisect and its steps, each step a run of its own */
 	{("CREATE TABLE bisect ("
 	  "  id INTEGER PRIMARY KEY,"
@@ -197,13 +200,20 @@ static const struct migration
 	  "  outcome TEXT,"
 	  "  detail TEXT,"
 	  "  PRIMARY KEY (bisect_id, step)) WITHOUT ROWID;"),
-	 NULL},
+	 NULL, NULL},
 	/* 10 -> 11: a warm-up until stable: what it judged and discarded */
-	{"ALTER TABLE point ADD COLUMN warmup TEXT;", NULL},
+	{"ALTER TABLE point ADD COLUMN warmup TEXT;", NULL, NULL},
 	/* 11 -> 12: a variant's place in its run, which SQLite's rowid kept
 	 * and PostgreSQL has not; and the store may be PostgreSQL's */
 	{"ALTER TABLE variant ADD COLUMN seq INTEGER;",
-	 "UPDATE variant SET seq = rowid;"},
+	 "UPDATE variant SET seq = rowid;", NULL},
+	/* 12 -> 13: a run's identity in every store it is pushed to or
+	 * pulled from (store_copy_run()); older runs get one now */
+	{"ALTER TABLE run ADD COLUMN uid TEXT;"
+	 "CREATE UNIQUE INDEX run_uid ON run (uid);",
+	 "UPDATE run SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;",
+	 "UPDATE run SET uid = md5(random()::text || clock_timestamp()::text"
+	 " || id::text) WHERE uid IS NULL;"},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -289,6 +299,8 @@ migrate(struct store *st, struct pgc_error *err)
 		if (sql_exec_ddl(st->db, migrations[v].sql) < 0 ||
 			(migrations[v].sqlite && sql_backend(st->db) == SQL_SQLITE &&
 			 sql_exec(st->db, migrations[v].sqlite) < 0) ||
+			(migrations[v].postgres && sql_backend(st->db) == SQL_POSTGRES &&
+			 sql_exec(st->db, migrations[v].postgres) < 0) ||
 			sql_set_schema_version(st->db, v + 1) < 0)
 		{
 			error_set(err, PGC_ERR_STORE, "migration to schema %d failed: %s",
@@ -508,6 +520,28 @@ store_close(struct store *st)
 
 /* ------------------------------------------------------------- writing */
 
+/*
+ * A run's identity in every store (32 hex digits, 128 random bits): push
+ * and pull know a run they have copied before by it.
+ */
+static void
+new_uid(char uid[33])
+{
+	unsigned char b[16];
+	ssize_t got = getrandom(b, sizeof(b), 0);
+
+	/* without the kernel's randomness (never here): time and process */
+	if (got != (ssize_t) sizeof(b))
+	{
+		uint64_t t = (uint64_t) clock_now_ns(), p = (uint64_t) getpid();
+
+		memcpy(b, &t, 8);
+		memcpy(b + 8, &p, 8);
+	}
+	for (int i = 0; i < 16; i++)
+		snprintf(uid + 2 * i, 3, "%02x", b[i]);
+}
+
 static void
 now_text(char *buf, size_t size)
 {
@@ -519,19 +553,20 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 				struct pgc_error *err)
 {
 	struct sql_stmt *s = NULL;
-	char now[32];
+	char now[32], uid[33];
 	int rc = -1;
 
 	now_text(now, sizeof(now));
+	new_uid(uid);
 	if ((s = sql_prepare(
 			 st->db,
 			 "INSERT INTO run (recipe, recipe_path, recipe_text,"
 			 " recipe_sha256, command_line, tool_version, seed,"
 			 " host_name, host_cpu, host_cores, host_mem_bytes,"
 			 " host_kernel, started_at, plan, script_files, measure, owner,"
-			 " status)"
-			 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running') RETURNING id")) ==
-		NULL)
+			 " uid, status)"
+			 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')"
+			 " RETURNING id")) == NULL)
 		return db_fail(st, err, "could not store the run");
 	sql_bind_text(s, 1, r->recipe);
 	sql_bind_text(s, 2, r->recipe_path);
@@ -555,6 +590,7 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 		process_identity(owner, sizeof(owner));
 		sql_bind_text(s, 17, owner[0] ? owner : NULL);
 	}
+	sql_bind_text(s, 18, uid);
 	if (sql_step(s) != SQL_ROW)
 		db_fail(st, err, "could not store the run");
 	else
@@ -977,7 +1013,7 @@ select_rows(struct store *st, const char *sql, const int64_t *params,
 	" (SELECT group_concat(name, ',') FROM (SELECT v.name FROM variant v"     \
 	"   WHERE v.run_id = r.id ORDER BY v.seq, v.name) vs),"                   \
 	" r.plan, r.script_files, r.measure, r.owner, r.host_name, r.host_cpu,"   \
-	" r.host_cores, r.host_mem_bytes, r.host_kernel"
+	" r.host_cores, r.host_mem_bytes, r.host_kernel, r.uid"
 
 /* "NAME: CPU, N cores, M GiB, KERNEL" of the run's host, '?' if unknown. */
 static char *
@@ -1017,6 +1053,7 @@ read_run_row(struct sql_stmt *s, struct store_run_row *r)
 	r->script_files = col_text(s, 14);
 	r->measure = col_text(s, 15);
 	r->host = host_text(s, 17);
+	r->uid = col_text(s, 22);
 	/* running, but the process that writes it is gone: it never will */
 	{
 		char *owner = col_text(s, 16);
@@ -1136,6 +1173,7 @@ store_run_row_release(struct store_run_row *r)
 	free(r->plan);
 	free(r->script_files);
 	free(r->measure);
+	free(r->uid);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -1818,5 +1856,241 @@ store_get_series(struct store *st, int64_t point_id,
 						 nrows, "the series", err);
 
 	*rows = out;
+	return rc;
+}
+
+/* ------------------------------------------------------ moving runs */
+
+/*
+ * Copy FROM's rows of TABLE whose KEY is OLD into TO, with KEY = NEW and
+ * every other column as it is; with IDS, the column "id" is left to TO
+ * and CHILD (if not NULL) copies what hangs off each row, by its old and
+ * new id.  Columns by name: both stores have the current schema.
+ */
+static int
+copy_rows(struct store *from, struct store *to, const char *table,
+		  const char *key, int64_t old, int64_t new, bool ids,
+		  int (*child)(struct store *from, struct store *to, int64_t old,
+					   int64_t new, struct pgc_error *err),
+		  struct pgc_error *err)
+{
+	char *q = xasprintf("SELECT * FROM %s WHERE %s = ?", table, key);
+	struct sql_stmt *s = sql_prepare(from->db, q), *ins = NULL;
+	int rc, ncols = 0, id_col = -1, key_col = -1;
+
+	free(q);
+	if (s == NULL)
+		return db_fail(from, err, "could not read the run to copy");
+	sql_bind_int64(s, 1, old);
+	while ((rc = sql_step(s)) == SQL_ROW)
+	{
+		int64_t new_id = 0;
+		int k = 1;
+
+		if (ins == NULL)
+		{
+			struct strbuf cols = STRBUF_INIT, vals = STRBUF_INIT;
+
+			ncols = sql_col_count(s);
+			for (int i = 0; i < ncols; i++)
+			{
+				const char *name = sql_col_name(s, i);
+
+				if (ids && strcmp(name, "id") == 0)
+				{
+					id_col = i;
+					continue;
+				}
+				if (strcmp(name, key) == 0)
+					key_col = i;
+				strbuf_addf(&cols, "%s%s", cols.len ? ", " : "", name);
+				strbuf_addf(&vals, "%s?", vals.len ? ", " : "");
+			}
+			q = xasprintf("INSERT INTO %s (%s) VALUES (%s)%s", table, cols.buf,
+						  vals.buf, ids ? " RETURNING id" : "");
+			strbuf_release(&cols);
+			strbuf_release(&vals);
+			ins = sql_prepare(to->db, q);
+			free(q);
+			if (ins == NULL)
+				goto to_fail;
+		}
+		sql_reset(ins);
+		for (int i = 0; i < ncols; i++)
+		{
+			if (i == id_col)
+				continue;
+			if (i == key_col)
+				sql_bind_int64(ins, k++, new);
+			else
+				switch (sql_col_kind(s, i))
+				{
+					case SQL_KIND_NULL:
+						sql_bind_null(ins, k++);
+						break;
+					case SQL_KIND_INT:
+						sql_bind_int64(ins, k++, sql_col_int64(s, i));
+						break;
+					case SQL_KIND_FLOAT:
+						sql_bind_double(ins, k++, sql_col_double(s, i));
+						break;
+					case SQL_KIND_TEXT:
+						sql_bind_text(ins, k++, sql_col_text(s, i));
+						break;
+				}
+		}
+		rc = sql_step(ins);
+		if (ids && rc == SQL_ROW)
+		{
+			new_id = sql_col_int64(ins, 0);
+			rc = sql_step(ins);
+		}
+		if (rc != SQL_DONE)
+			goto to_fail;
+		if (child &&
+			child(from, to, sql_col_int64(s, id_col), new_id, err) < 0)
+		{
+			sql_finalize(s);
+			sql_finalize(ins);
+			return -1;
+		}
+	}
+	sql_finalize(ins);
+	sql_finalize(s);
+	return rc == SQL_DONE ? 0 : db_fail(from, err, "could not read the run");
+
+to_fail:
+	db_fail(to, err, "could not copy the run");
+	sql_finalize(ins);
+	sql_finalize(s);
+	return -1;
+}
+
+/* A point's series, events and windows. */
+static int
+copy_point_rows(struct store *from, struct store *to, int64_t old, int64_t new,
+				struct pgc_error *err)
+{
+	static const char *const tables[] = {"series", "event", "window_stat"};
+
+	for (size_t i = 0; i < lengthof(tables); i++)
+		if (copy_rows(from, to, tables[i], "point_id", old, new, false, NULL,
+					  err) < 0)
+			return -1;
+	return 0;
+}
+
+/* A run's variants, points (and theirs), samples, looks and profiles. */
+static int
+copy_run_rows(struct store *from, struct store *to, int64_t old, int64_t new,
+			  struct pgc_error *err)
+{
+	static const char *const tables[] = {"variant", "sample", "look",
+										 "profile"};
+
+	if (copy_rows(from, to, "point", "run_id", old, new, true, copy_point_rows,
+				  err) < 0)
+		return -1;
+	for (size_t i = 0; i < lengthof(tables); i++)
+		if (copy_rows(from, to, tables[i], "run_id", old, new, false, NULL,
+					  err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The run of TO whose uid is UID into *ROW; 0 found, 1 none, -1 error. */
+static int
+run_by_uid(struct store *to, const char *uid, struct store_run_row *row,
+		   struct pgc_error *err)
+{
+	struct sql_stmt *s = sql_prepare(to->db, "SELECT " RUN_COLUMNS
+											 " FROM run r WHERE r.uid = ?");
+	int rc;
+
+	if (s == NULL)
+		return db_fail(to, err, "could not look for the run");
+	sql_bind_text(s, 1, uid);
+	rc = sql_step(s);
+	if (rc == SQL_ROW)
+		read_run_row(s, row);
+	sql_finalize(s);
+	if (rc == SQL_ERROR)
+		return db_fail(to, err, "could not look for the run");
+	return rc == SQL_ROW ? 0 : 1;
+}
+
+static bool
+same_text(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+int
+store_copy_run(struct store *from, int64_t run_id, struct store *to,
+			   struct store_copy *out, struct pgc_error *err)
+{
+	struct store_run_row src, there;
+	int found, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (store_get_run(from, run_id, &src, err) < 0)
+		return -1;
+	out->points = src.npoints;
+	if (strcmp(src.status, "running") == 0 && !src.dead)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "run %" PRId64 " of %s is still running: it is copied when "
+				  "it ends",
+				  run_id, from->path);
+		goto out;
+	}
+	if ((found = run_by_uid(to, src.uid, &there, err)) < 0)
+		goto out;
+	if (found == 0)
+	{
+		/* there already: the same run, or another run's contents */
+		bool same = strcmp(there.status, src.status) == 0 &&
+					same_text(there.ended_at, src.ended_at) &&
+					there.npoints == src.npoints &&
+					same_text(there.recipe_sha256, src.recipe_sha256);
+
+		out->id = there.id;
+		store_run_row_release(&there);
+		if (same)
+		{
+			rc = 0;
+			goto out;
+		}
+		error_set(err, PGC_ERR_STORE,
+				  "run %" PRId64 " of %s conflicts with run %" PRId64
+				  " of %s: the same run (uid %s), other contents",
+				  run_id, from->path, out->id, to->path, src.uid);
+		error_hint(err, "nothing was overwritten; one of the two was changed "
+						"after it was copied");
+		goto out;
+	}
+	/* one transaction: the run lands whole or not at all */
+	if (begin_write(to, err) < 0)
+		goto out;
+	if (copy_rows(from, to, "run", "id", run_id, 0, true, copy_run_rows, err) <
+		0)
+	{
+		sql_rollback(to->db);
+		goto out;
+	}
+	inject_point("store-copy");
+	if (exec_sql(to, "COMMIT", err) < 0)
+	{
+		sql_rollback(to->db);
+		goto out;
+	}
+	if (run_by_uid(to, src.uid, &there, err) != 0)
+		goto out;
+	out->id = there.id;
+	out->copied = true;
+	store_run_row_release(&there);
+	rc = 0;
+out:
+	store_run_row_release(&src);
 	return rc;
 }

@@ -21,7 +21,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -250,6 +250,7 @@ struct store_run_row
 	char *plan;         /* JSON, or NULL */
 	char *script_files; /* or NULL */
 	char *measure;      /* the recipe's measure:, or NULL */
+	char *uid;          /* its identity in every store (push, pull) */
 	/*
 	 * status "running" but the process that writes it is provably gone
 	 * (killed, or its machine rebooted): the run will never end.  A run
@@ -506,5 +507,26 @@ int store_get_series(struct store *st, int64_t point_id,
 
 /* Schema version of an open store. */
 int store_schema_version(struct store *st);
+
+/* What store_copy_run() did. */
+struct store_copy
+{
+	int64_t id;  /* the run's id in the store it was copied to */
+	bool copied; /* false: it was there already, the same */
+	int points;
+};
+
+/*
+ * Copy run RUN_ID of FROM, with everything stored of it (variants,
+ * points, series, events, windows, samples, looks, profiles; not the
+ * bisects that name it), into TO, in one transaction of TO, under a new
+ * id there.  A run has the same uid in every store: one TO holds
+ * already, with the same status, end, points and recipe, is not copied
+ * again (OUT->copied false); one with other contents is a conflict,
+ * PGC_ERR_STORE, and TO is left as it was.  A run still running (its
+ * process alive) is refused, PGC_ERR_USAGE.
+ */
+int store_copy_run(struct store *from, int64_t run_id, struct store *to,
+				   struct store_copy *out, struct pgc_error *err);
 
 #endif /* PGCLIFF_STORE_H */

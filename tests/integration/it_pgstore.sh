@@ -88,6 +88,62 @@ grep -q "could not connect to the PostgreSQL store" "$TMP/e4" || fail "unreachab
 check_eq "an empty database read: exit" $? 64
 grep -q "no store at" "$TMP/e5" || fail "empty database: $(cat "$TMP/e5")"
 
+# two machines' stores pushed into the shared one (the second machine's
+# host name changed, as if it ran elsewhere); twice copies nothing
+S1=$TMP/m1.db S2=$TMP/m2.db
+"$PGCLIFF" run "$TMP/r.yaml" --db "$S1" --variant a --variant b -q </dev/null >/dev/null 2>"$TMP/e6" ||
+	fail "run into m1: $(cat "$TMP/e6")"
+"$PGCLIFF" run "$TMP/r.yaml" --db "$S2" --variant a --variant b -q </dev/null >/dev/null 2>"$TMP/e7" ||
+	fail "run into m2: $(cat "$TMP/e7")"
+sqlite3 "$S2" "UPDATE run SET host_name = 'bench-b'"
+"$PGCLIFF" push --db "$S1" --to "$URL" >"$TMP/push1" 2>&1
+check_eq "push m1: exit" $? 0
+grep -q "1 run copied from $S1 to postgresql://owner@\[local\]:[0-9]*/results, 0 there already" "$TMP/push1" ||
+	fail "push m1: $(cat "$TMP/push1")"
+"$PGCLIFF" push --db "$S1" --to "$URL" >"$TMP/push2" 2>&1
+check_eq "push m1 again: exit" $? 0
+grep -q "^run 1: there already, as run 3$" "$TMP/push2" || fail "push again: $(cat "$TMP/push2")"
+grep -q "^0 runs copied .* 1 there already" "$TMP/push2" || fail "push again: $(cat "$TMP/push2")"
+"$PGCLIFF" push 1 --db "$S2" --to "$URL" >"$TMP/push3" 2>&1
+check_eq "push m2: exit" $? 0
+check_eq "runs in the shared store" "$(p -d results -At -c "SELECT count(*) FROM run")" 4
+# compared across machines, each side names its host
+"$PGCLIFF" compare 3:a 4:a --db "$URL" >"$TMP/cmp" 2>&1
+check_eq "compare across stores: exit" $? 0
+grep -q "^A (baseline):  run 3, variant a, .*, on $(hostname)" "$TMP/cmp" || fail "A's host: $(head -3 "$TMP/cmp")"
+grep -q "^B (candidate): run 4, variant a, .*, on bench-b: " "$TMP/cmp" || fail "B's host: $(head -3 "$TMP/cmp")"
+"$PGCLIFF" history shared --db "$RO" >"$TMP/hist" 2>&1
+check_eq "history over both machines: exit" $? 0
+"$PGCLIFF" gate 3:a 4:a --db "$RO" >/dev/null 2>&1
+rc=$?
+[ $rc -le 2 ] || fail "gate across stores: exit $rc"
+cat "$TMP/push1" "$TMP/push2" "$TMP/push3"
+head -3 "$TMP/cmp"
+# a run changed after its push conflicts: exit 70, nothing overwritten
+sqlite3 "$S1" "UPDATE run SET status = 'failed'"
+"$PGCLIFF" push --db "$S1" --to "$URL" >"$TMP/push4" 2>&1
+check_eq "conflict: exit" $? 70
+grep -q "run 1 of $S1 conflicts with run 3 of postgresql://owner@" "$TMP/push4" || fail "conflict: $(cat "$TMP/push4")"
+cat "$TMP/push4"
+check_eq "conflict left the shared run" "$(p -d results -At -c "SELECT status FROM run WHERE id = 3")" ok
+# pulled into a new store: the same run, shown the same; twice nothing
+S3=$TMP/m3.db
+"$PGCLIFF" pull --from "$RO" --db "$S3" >"$TMP/pull1" 2>&1
+check_eq "pull: exit" $? 0
+grep -q "^4 runs copied" "$TMP/pull1" || fail "pull: $(cat "$TMP/pull1")"
+"$PGCLIFF" pull --from "$RO" --db "$S3" >"$TMP/pull2" 2>&1
+grep -q "^0 runs copied .* 4 there already" "$TMP/pull2" || fail "pull again: $(cat "$TMP/pull2")"
+norm() { sed -E 's/^run [0-9]+/run N/; /^store|^logs/d'; }
+check_eq "pulled run shows as in the shared store" \
+	"$("$PGCLIFF" show 4 --series --db "$S3" | norm | cksum)" "$("$PGCLIFF" show 4 --series --db "$RO" | norm | cksum)"
+check_eq "pulled run shows as where it was run" \
+	"$("$PGCLIFF" show 4 --series --db "$S3" | norm | cksum)" "$("$PGCLIFF" show 1 --series --db "$S2" | norm | cksum)"
+# and pushing the pulled copies back copies nothing
+"$PGCLIFF" push --db "$S3" --to "$URL" >"$TMP/push5" 2>&1
+grep -q "^0 runs copied .* 4 there already" "$TMP/push5" || fail "push back: $(cat "$TMP/push5")"
+"$PGCLIFF" push --db "$S3" --from "$URL" >"$TMP/o8" 2>&1
+check_eq "push --from: exit" $? 64
+
 exec {HELPER[1]}>&-
 wait "$HELPER_PID"
 finish

@@ -270,6 +270,8 @@ test_upgrade_from_5(const char *dbfile)
 						   "DROP TABLE bisect;"
 						   "ALTER TABLE point DROP COLUMN warmup;"
 						   "ALTER TABLE variant DROP COLUMN seq;"
+						   "DROP INDEX run_uid;"
+						   "ALTER TABLE run DROP COLUMN uid;"
 						   "PRAGMA user_version = 5;",
 						   NULL, NULL, NULL),
 			  SQLITE_OK);
@@ -582,6 +584,128 @@ concurrent_writers(const char *target)
 	store_close(st);
 }
 
+/*
+ * Runs copied from the store FROM to TO (empty stores, either backend):
+ * everything comes across, a second copy copies nothing, a run changed
+ * after its copy conflicts and leaves TO as it was, a running run stays.
+ */
+static void
+copy_suite(const char *from_target, const char *to_target)
+{
+	struct pgc_error err;
+	struct store *from = store_open(from_target, &err);
+	struct store *to = store_open(to_target, &err);
+	struct store_copy c;
+	struct store_run_row ra, rb;
+	struct store_point_row *pa, *pb;
+	struct store_series_row *sa, *sb;
+	struct store_variant_row *va, *vb;
+	struct store_profile_row prof[2] = {
+		{NULL, NULL, NULL, 100.0, 150, 100.0, 99},
+		{NULL, "postgres", "GetSnapshotData", 60.0, 90, 75.5, 99}};
+	struct store_profile_row *qa;
+	struct store_variant v = {0};
+	int64_t r1, r2;
+	int na, nb, nsa, nsb, nq;
+
+	CHECK(from != NULL && to != NULL);
+	if (from == NULL || to == NULL)
+		return;
+	add_run(to, "there-before"); /* ids differ between the stores */
+	r1 = add_run(from, "moved");
+	v.name = "b-first";
+	v.kind = "managed";
+	v.settings = "{}";
+	CHECK_INT(store_variant_add(from, r1, &v, &err), 0);
+	v.name = "a-second";
+	CHECK_INT(store_variant_add(from, r1, &v, &err), 0);
+	add_point(from, r1, 1, 0);
+	add_point(from, r1, 4, 1);
+	CHECK_INT(store_profile_add(from, r1, 1, "primary", prof, 2, &err), 0);
+	CHECK_INT(store_run_finish(from, r1, "ok", NULL, &err), 0);
+	r2 = add_run(from, "still-running");
+
+	CHECK_INT(store_copy_run(from, r1, to, &c, &err), 0);
+	CHECK(c.copied);
+	CHECK(c.id != r1);
+	CHECK_INT(c.points, 2);
+	CHECK_INT(store_get_run(from, r1, &ra, &err), 0);
+	CHECK_INT(store_get_run(to, c.id, &rb, &err), 0);
+	CHECK_STR(rb.uid, ra.uid);
+	CHECK_STR(rb.started_at, ra.started_at);
+	CHECK_STR(rb.host, ra.host);
+	CHECK_STR(rb.variants, "b-first,a-second");
+	CHECK_INT(rb.npoints, 2);
+	CHECK_INT(rb.seed, 7);
+	store_run_row_release(&ra);
+	store_run_row_release(&rb);
+	CHECK_INT(store_get_points(from, r1, &pa, &na, &err), 0);
+	CHECK_INT(store_get_points(to, c.id, &pb, &nb, &err), 0);
+	CHECK_INT(nb, na);
+	for (int i = 0; i < na && i < nb; i++)
+	{
+		CHECK_INT(pb[i].run_id, c.id);
+		CHECK_INT(pb[i].clients, pa[i].clients);
+		CHECK(pb[i].tps == pa[i].tps);
+		CHECK(pb[i].lat_p99_ms == pa[i].lat_p99_ms);
+		CHECK(pb[i].warmup_s == pa[i].warmup_s);
+		CHECK_STR(pb[i].histogram, pa[i].histogram);
+		CHECK_INT(store_get_series(from, pa[i].id, &sa, &nsa, &err), 0);
+		CHECK_INT(store_get_series(to, pb[i].id, &sb, &nsb, &err), 0);
+		CHECK_INT(nsb, nsa);
+		for (int k = 0; k < nsa && k < nsb; k++)
+			CHECK(sb[k].transactions == sa[k].transactions &&
+				  sb[k].lat_avg_ms == sa[k].lat_avg_ms);
+		free(sa);
+		free(sb);
+	}
+	store_points_free(pa, na);
+	store_points_free(pb, nb);
+	CHECK_INT(store_get_variants(to, c.id, &vb, &nb, &err), 0);
+	CHECK_INT(store_get_variants(from, r1, &va, &na, &err), 0);
+	CHECK_INT(nb, 2);
+	CHECK_STR(vb[0].name, "b-first");
+	store_variants_free(va, na);
+	store_variants_free(vb, nb);
+	CHECK_INT(store_get_profile(to, c.id, 1, &qa, &nq, &err), 0);
+	CHECK_INT(nq, 2);
+	if (nq == 2)
+		CHECK(fabs(qa[1].inclusive - 75.5) < 1e-12);
+	store_profile_free(qa, nq);
+
+	/* again: nothing copied, the same run named */
+	{
+		int64_t first = c.id;
+
+		CHECK_INT(store_copy_run(from, r1, to, &c, &err), 0);
+		CHECK(!c.copied);
+		CHECK_INT(c.id, first);
+	}
+	/* changed after its copy: a conflict, nothing overwritten */
+	CHECK_INT(store_run_finish(from, r1, "failed", "later", &err), 0);
+	error_clear(&err);
+	CHECK_INT(store_copy_run(from, r1, to, &c, &err), -1);
+	CHECK_INT(err.kind, PGC_ERR_STORE);
+	CHECK(strstr(err.message, "conflicts") != NULL);
+	CHECK_INT(store_get_run(to, c.id, &rb, &err), 0);
+	CHECK_STR(rb.status, "ok");
+	store_run_row_release(&rb);
+	/* a run still running (this process writes it) is not copied */
+	error_clear(&err);
+	CHECK_INT(store_copy_run(from, r2, to, &c, &err), -1);
+	CHECK_INT(err.kind, PGC_ERR_USAGE);
+	{
+		struct store_run_row *rows;
+		int n;
+
+		CHECK_INT(store_list_runs(to, NULL, NULL, 0, &rows, &n, &err), 0);
+		CHECK_INT(n, 2);
+		store_runs_free(rows, n);
+	}
+	store_close(from);
+	store_close(to);
+}
+
 /* Run SQL on C (libpq), checked; the first value of its first row. */
 static char *
 pg_do(PGconn *c, const char *sql)
@@ -632,21 +756,40 @@ shared_suite(const char *base)
 		PQfinish(c);
 		return;
 	}
-	free(pg_do(c, "SET client_min_messages = warning;"
-				  "DROP SCHEMA IF EXISTS t_a, t_b, t_foreign, t_newer CASCADE;"
-				  "CREATE SCHEMA t_a; CREATE SCHEMA t_b;"
-				  "CREATE SCHEMA t_foreign; CREATE SCHEMA t_newer;"
-				  "CREATE TABLE t_foreign.run (cookie text);"
-				  "INSERT INTO t_foreign.run VALUES ('a');"
-				  "CREATE TABLE t_newer.pgcliff_schema (version integer);"
-				  "INSERT INTO t_newer.pgcliff_schema VALUES (99);"
-				  "CREATE TABLE t_newer.run (id integer);"));
+	free(pg_do(c,
+			   "SET client_min_messages = warning;"
+			   "DROP SCHEMA IF EXISTS t_a, t_b, t_foreign, t_newer, t_copy1,"
+			   " t_copy2 CASCADE;"
+			   "CREATE SCHEMA t_a; CREATE SCHEMA t_b;"
+			   "CREATE SCHEMA t_copy1; CREATE SCHEMA t_copy2;"
+			   "CREATE SCHEMA t_foreign; CREATE SCHEMA t_newer;"
+			   "CREATE TABLE t_foreign.run (cookie text);"
+			   "INSERT INTO t_foreign.run VALUES ('a');"
+			   "CREATE TABLE t_newer.pgcliff_schema (version integer);"
+			   "INSERT INTO t_newer.pgcliff_schema VALUES (99);"
+			   "CREATE TABLE t_newer.run (id integer);"));
 	CHECK(store_is_shared(a));
 	CHECK(store_is_shared("postgresql:///x"));
 	CHECK(!store_is_shared("/tmp/a=b.db"));
 	CHECK(!store_is_shared(":memory:"));
 
 	round_trip(a);
+	/* runs copied from SQLite to PostgreSQL, and back */
+	{
+		char *c1 = in_schema(base, "t_copy1"),
+			 *c2 = in_schema(base, "t_copy2");
+		char file[1024];
+
+		snprintf(file, sizeof(file), "%s/pgcliff-test-copy-%d.db",
+				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int) getpid());
+		unlink(file);
+		copy_suite(file, c1);
+		unlink(file);
+		copy_suite(c2, file);
+		unlink(file);
+		free(c1);
+		free(c2);
+	}
 	/* reopened: migrated once, the runs there; messages name no password */
 	st = store_open(a, &err);
 	CHECK(st != NULL);
@@ -709,11 +852,23 @@ shared_suite(const char *base)
 	store_close(st);
 
 	/* an older schema is not read (a reader may not migrate) */
-	free(pg_do(c, "UPDATE t_a.pgcliff_schema SET version = 11"));
+	{
+		char q[128];
+
+		snprintf(q, sizeof(q), "UPDATE t_a.pgcliff_schema SET version = %d",
+				 STORE_SCHEMA_VERSION - 1);
+		free(pg_do(c, q));
+	}
 	error_clear(&err);
 	CHECK(store_open_read(a, &err) == NULL);
 	CHECK(strstr(err.message, "older") != NULL);
-	free(pg_do(c, "UPDATE t_a.pgcliff_schema SET version = 12"));
+	{
+		char q[128];
+
+		snprintf(q, sizeof(q), "UPDATE t_a.pgcliff_schema SET version = %d",
+				 STORE_SCHEMA_VERSION);
+		free(pg_do(c, q));
+	}
 
 	concurrent_writers(b);
 	v = pg_do(c, "SELECT count(*) FROM t_b.point");
@@ -746,7 +901,8 @@ shared_suite(const char *base)
 	CHECK_INT(err.kind, PGC_ERR_STORE);
 	CHECK(strstr(err.message, "could not connect") != NULL);
 
-	free(pg_do(c, "DROP SCHEMA t_a, t_b, t_foreign, t_newer CASCADE"));
+	free(pg_do(c, "DROP SCHEMA t_a, t_b, t_foreign, t_newer, t_copy1, t_copy2"
+				  " CASCADE"));
 	PQfinish(c);
 	free(a);
 	free(b);
@@ -770,6 +926,7 @@ main(int argc, char **argv)
 		TEST_MAIN_END("test_store --shared");
 	}
 	round_trip(":memory:");
+	copy_suite(":memory:", ":memory:");
 
 	/* a file: created with its directory, reopened without re-migrating */
 	snprintf(path, sizeof(path), "%s/pgcliff-test-store-XXXXXX",
@@ -836,6 +993,8 @@ main(int argc, char **argv)
 						 "ALTER TABLE variant DROP COLUMN seq;"
 						 "ALTER TABLE run DROP COLUMN measure;"
 						 "ALTER TABLE run DROP COLUMN owner;"
+						 "DROP INDEX run_uid;"
+						 "ALTER TABLE run DROP COLUMN uid;"
 						 "ALTER TABLE point DROP COLUMN scale;"
 						 "ALTER TABLE point DROP COLUMN scripts;"
 						 "ALTER TABLE point DROP COLUMN retried;"
@@ -861,6 +1020,17 @@ main(int argc, char **argv)
 		st = store_open(dbfile, &err);
 		CHECK(st != NULL);
 		CHECK_INT(store_schema_version(st), STORE_SCHEMA_VERSION);
+		/* every older run has an identity now, its own */
+		CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
+		CHECK_INT(n, 101);
+		for (int i = 0; i < n; i++)
+		{
+			CHECK(runs[i].uid != NULL && strlen(runs[i].uid) == 32);
+			for (int k = 0; k < i && runs[i].uid; k++)
+				CHECK(runs[k].uid == NULL ||
+					  strcmp(runs[k].uid, runs[i].uid) != 0);
+		}
+		store_runs_free(runs, n);
 		CHECK_INT(store_list_runs(st, "concurrent", NULL, 1, &runs, &n, &err),
 				  0);
 		CHECK_INT(n, 1);
