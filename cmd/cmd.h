@@ -49,6 +49,7 @@ extern const struct cmd cmd_history;
 extern const struct cmd cmd_init;
 extern const struct cmd cmd_build;
 extern const struct cmd cmd_bisect;
+extern const struct cmd cmd_worker;
 
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;

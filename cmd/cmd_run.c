@@ -125,6 +125,14 @@ const struct cmd cmd_run = {
 		"      --rule estimate|strict\n"
 		"                          what --until-decided calls a REGRESSION (see\n"
 		"                          pgcliff compare --help; default estimate)\n"
+		"      --workers N         spread every point's clients over N worker\n"
+		"                          processes (pgcliff worker, on this host or\n"
+		"                          others) that meet in the store, which must\n"
+		"                          be PostgreSQL (--db postgresql://...)\n"
+		"      --worker-timeout DUR  how long the workers may take to claim\n"
+		"                          and connect their shares (default 60s)\n"
+		"      --max-clock-offset MS  refuse a point whose worker's clock is\n"
+		"                          further off this host's (default 20)\n"
 		"  -q, --quiet             no per-point summary lines\n",
 	.usage3 =
 		"\n"
@@ -236,20 +244,23 @@ struct run_opts
 	int progress_s;
 	int repeat;
 	int nvariant_args;
-	int profile_hz;          /* --profile[=HZ] > 0, --no-profile -1 */
-	int profile_callgraph;   /* --profile-callgraph: enum profile_callgraph */
-	enum cmp_rule rule;      /* --rule: what makes a REGRESSION */
-	bool progress_timestamp; /* --progress-timestamp */
-	bool shown_script;       /* --show-script: printed, exit 0 */
-	bool failures_detailed;  /* --failures-detailed */
-	bool reconnect;          /* -C */
-	bool exit_on_abort;      /* --exit-on-abort */
-	bool vacuum_all;         /* -v */
-	bool no_vacuum;          /* -n: over -v, as in pgbench */
-	bool log;                /* -l */
-	bool per_statement;      /* -r */
-	bool verbose_errors;     /* --verbose-errors */
-	bool debug;              /* -d */
+	int profile_hz;        /* --profile[=HZ] > 0, --no-profile -1 */
+	int profile_callgraph; /* --profile-callgraph: enum profile_callgraph */
+	int workers;           /* --workers */
+	int64_t worker_timeout_ns;  /* --worker-timeout */
+	double max_clock_offset_ms; /* --max-clock-offset */
+	enum cmp_rule rule;         /* --rule: what makes a REGRESSION */
+	bool progress_timestamp;    /* --progress-timestamp */
+	bool shown_script;          /* --show-script: printed, exit 0 */
+	bool failures_detailed;     /* --failures-detailed */
+	bool reconnect;             /* -C */
+	bool exit_on_abort;         /* --exit-on-abort */
+	bool vacuum_all;            /* -v */
+	bool no_vacuum;             /* -n: over -v, as in pgbench */
+	bool log;                   /* -l */
+	bool per_statement;         /* -r */
+	bool verbose_errors;        /* --verbose-errors */
+	bool debug;                 /* -d */
 	bool warmup_set;
 	bool warmup_stable;
 	bool seed_set;
@@ -363,7 +374,10 @@ enum
 	OPT_EXIT_ON_ABORT,
 	OPT_LOG_PREFIX,
 	OPT_AGG_INTERVAL,
-	OPT_SAMPLING_RATE
+	OPT_SAMPLING_RATE,
+	OPT_WORKERS,
+	OPT_WORKER_TIMEOUT,
+	OPT_MAX_CLOCK_OFFSET
 };
 
 /*
@@ -630,6 +644,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"target", required_argument, NULL, OPT_TARGET},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
+		{"workers", required_argument, NULL, OPT_WORKERS},
+		{"worker-timeout", required_argument, NULL, OPT_WORKER_TIMEOUT},
+		{"max-clock-offset", required_argument, NULL, OPT_MAX_CLOCK_OFFSET},
 		{"profile", no_argument, NULL, OPT_PROFILE},
 		{"profile-rate", required_argument, NULL, OPT_PROFILE_RATE},
 		{"profile-callgraph", required_argument, NULL, OPT_PROFILE_CALLGRAPH},
@@ -843,6 +860,37 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_KEEP_LOGS:
 				o->keep_logs = true;
 				break;
+			case OPT_WORKERS:
+				if (!cmd_parse_count(optarg, 1000, &o->workers))
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid number of workers \"%s\" (1 to 1000)",
+						optarg);
+				break;
+			case OPT_WORKER_TIMEOUT:
+				o->worker_timeout_ns = recipe_parse_duration_ns(optarg);
+				if (o->worker_timeout_ns <= 0)
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid duration \"%s\" (want e.g. 30s, 2min)",
+						optarg);
+				break;
+			case OPT_MAX_CLOCK_OFFSET:
+			{
+				char *rest;
+
+				errno = 0;
+				o->max_clock_offset_ms = strtod(optarg, &rest);
+				if (errno || rest == optarg || *rest ||
+					!(o->max_clock_offset_ms > 0 &&
+					  o->max_clock_offset_ms <= 60000))
+					return cmd_usage_error(
+						&cmd_run,
+						"invalid clock offset \"%s\" (milliseconds, "
+						"more than 0, at most 60000)",
+						optarg);
+				break;
+			}
 			case OPT_PROFILE:
 				if (o->profile_hz <= 0)
 					o->profile_hz = RECIPE_PROFILE_HZ;
@@ -1221,6 +1269,9 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->defines = o->defines;
 	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
+	c->workers = o->workers;
+	c->worker_timeout_ns = o->worker_timeout_ns;
+	c->max_clock_offset_ms = o->max_clock_offset_ms;
 	c->profile_hz = o->profile_hz;
 	c->profile_callgraph = o->profile_callgraph;
 	c->placement = o->placement_set ? &o->placement : NULL;

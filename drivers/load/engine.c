@@ -2663,6 +2663,47 @@ wait_arrived(struct engine *e, int step, bool *interrupted)
 	}
 }
 
+/*
+ * A common start (load_point.ready): ask when the load begins and wait
+ * for it, watching for an interrupt; returns that time (or now, when the
+ * point is given up).  Called without e->mu.
+ */
+static int64_t
+common_start(struct engine *e, bool *interrupted)
+{
+	const struct load_point *p = e->p;
+	struct pgc_error rerr;
+	int64_t start_ns = 0, now;
+
+	error_clear(&rerr);
+	if (p->ready(p->ready_arg, &start_ns, &rerr) < 0)
+	{
+		if (rerr.kind == PGC_ERR_NONE)
+			error_set(&rerr, PGC_ERR_INTERNAL, "the point was given up");
+		engine_fail(e, &rerr);
+		return clock_now_ns();
+	}
+	while ((now = clock_now_ns()) < start_ns)
+	{
+		int64_t left = start_ns - now;
+		struct timespec ts;
+
+		if (p->interrupt && *p->interrupt)
+		{
+			*interrupted = true;
+			atomic_store(&e->stop, 1);
+			return now;
+		}
+		if (left > 20000000)
+			left = 20000000;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long) left;
+		nanosleep(&ts, NULL);
+	}
+	/* every driver counts from the agreed instant, not from its wake-up */
+	return start_ns;
+}
+
 static bool
 all_finished(struct engine *e)
 {
@@ -2722,6 +2763,8 @@ warmup_stable_allowed(const struct load_point *p, bool txmode,
 
 	if (txmode)
 		why = "a number of transactions per client";
+	else if (p->ready)
+		why = "several drivers (--workers)";
 	else if (p->log_prefix)
 		why = "transaction logs (-l)";
 	for (int wi = 0; wi < p->nworkloads && !why; wi++)
@@ -2904,6 +2947,12 @@ load_run(const struct load_point *p, struct load_result *out,
 	t_prepare = now;
 	now = clock_now_ns();
 	out->prepare_ms = (double) (now - t_prepare) / 1e6;
+	if (p->ready && !atomic_load(&e.stop))
+	{
+		pthread_mutex_unlock(&e.mu);
+		now = common_start(&e, &interrupted);
+		pthread_mutex_lock(&e.mu);
+	}
 	if (e.txmode)
 	{
 		e.window_start_ns = now;

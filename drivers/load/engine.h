@@ -251,6 +251,18 @@ struct load_point
 	/* where debug() writes, from worker threads; NULL = nowhere */
 	script_debug_fn debug;
 	void *debug_arg;
+	/*
+	 * A common start, for points whose clients are spread over several
+	 * drivers (run --workers): told once, from the calling thread, when
+	 * every client of this driver is connected and prepared.  It returns
+	 * 0 with *START_NS, the CLOCK_MONOTONIC time at which the load begins
+	 * (the warm-up, then the window: WARMUP_NS later), and the engine
+	 * waits until then; or -1 with ERR to give the point up (nothing is
+	 * measured, every connection is closed).  It may block (it waits for
+	 * the other drivers).  Not with a stable warm-up.  NULL: at once.
+	 */
+	int (*ready)(void *arg, int64_t *start_ns, struct pgc_error *err);
+	void *ready_arg;
 };
 
 /*

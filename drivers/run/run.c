@@ -429,6 +429,37 @@ check_stable_warmup(const struct run *r, struct pgc_error *err)
 	return -1;
 }
 
+/*
+ * Several drivers (--workers): what needs one driver's view of the
+ * window is refused before anything starts.
+ */
+static int
+check_workers(const struct run *r, struct pgc_error *err)
+{
+	const struct run_config *c = &r->c;
+	bool stable = false;
+	const char *why = NULL;
+
+	if (c->workers <= 0)
+		return 0;
+	(void) point_warmup(r, &stable);
+	if (stable)
+		why = "a warm-up until stable (each driver would judge its own)";
+	else if (c->log_prefix)
+		why = "transaction logs (-l), which are written where the "
+			  "transactions run";
+	else if (c->profile_hz > 0 || r->recipe->profile_hz > 0)
+		why = "servers' CPU profiles (--profile), whose window edges are "
+			  "one driver's";
+	for (int i = 0; i < r->recipe->nvariants && !why; i++)
+		if (r->recipe->variants[i].profile_hz > 0)
+			why = "a variant's profile:";
+	if (!why)
+		return 0;
+	error_set(err, PGC_ERR_USAGE, "--workers cannot be used with %s", why);
+	return -1;
+}
+
 static int64_t
 until_budget_ns(const struct run *r)
 {
@@ -457,7 +488,7 @@ run_new(const struct run_config *c, struct pgc_error *err)
 					  (double) c->duration_ns / 1e9);
 			goto fail;
 		}
-	if (check_stable_warmup(r, err) < 0)
+	if (check_stable_warmup(r, err) < 0 || check_workers(r, err) < 0)
 		goto fail;
 	r->nvars = variants_resolve(rc, c->variant_args, c->nvariant_args,
 								c->bindir, c->target, &r->vars, err);
@@ -1597,6 +1628,35 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 	return rc;
 }
 
+static void
+on_dist_note(void *arg, const struct dist_note *n)
+{
+	const struct run *r = arg;
+
+	emit_text(r, RUN_EV_NOTE, NULL, "%s", n->text);
+}
+
+/* One point: on this process's engine, or spread over the workers. */
+static int
+measure_point(struct run *r, const struct load_point *lp, int order,
+			  struct load_result *res, struct pgc_error *err)
+{
+	struct dist_config dc;
+
+	if (r->c.workers <= 0)
+		return load_run(lp, res, err);
+	memset(&dc, 0, sizeof(dc));
+	dc.store = r->store;
+	dc.run_id = r->run_id;
+	dc.workers = r->c.workers;
+	dc.ready_timeout_ns = r->c.worker_timeout_ns;
+	dc.max_offset_ms = r->c.max_clock_offset_ms;
+	dc.interrupt = r->c.interrupt;
+	dc.on_note = on_dist_note;
+	dc.note_arg = r;
+	return dist_run(&dc, lp, order, res, err);
+}
+
 static int
 run_step(struct run *r, int order, struct load_workload *wl,
 		 struct pgc_error *err)
@@ -1693,7 +1753,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	ev.workload = st->workload >= 0 ? wl[0].name : NULL;
 	emit(r, &ev);
 
-	if (load_run(&lp, &res, err) < 0)
+	if (measure_point(r, &lp, order, &res, err) < 0)
 	{
 		if (res.w)
 			store_samples(r, &lp, &res, order, NULL);
@@ -2173,6 +2233,15 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	raise_nofile();
 	sweep_leftovers(r);
 	store_wait_for_locks(store, r->c.interrupt, on_store_wait, r);
+	if (r->c.workers > 0 && !store_can_coordinate(store))
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "--workers needs a PostgreSQL store, not %s",
+				  store_name(store));
+		error_hint(err, "give --db postgresql://... (or PGCLIFF_DB), and "
+						"the same to every `pgcliff worker`");
+		goto out;
+	}
 	if (build_variants(r, err) < 0)
 		goto out;
 	/* until decided: the budget is the measuring's, builds not counted */

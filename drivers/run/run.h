@@ -19,6 +19,7 @@
 #include "base.h"
 #include "build.h"
 #include "compare.h"
+#include "dist.h"
 #include "engine.h"
 #include "pginit.h"
 #include "recipe.h"
@@ -136,6 +137,16 @@ struct run_config
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
 	/* until.on: repeat, the design and the looks are the run's to choose */
 	struct run_until until;
+	/*
+	 * --workers: every point's clients are spread over this many worker
+	 * processes (pgcliff worker) that meet in the store, which must be
+	 * PostgreSQL (dist.h); 0: this process drives every client.  How long
+	 * they may take to be ready (0: 60 s), and the bound on their clocks'
+	 * offset against this host's (0: 20 ms).
+	 */
+	int64_t worker_timeout_ns;
+	double max_clock_offset_ms;
+	int workers;
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 	int nvariant_args;

@@ -20,12 +20,7 @@
 #include <unistd.h>
 
 #include "sql_int.h"
-
-struct store
-{
-	struct sql *db;
-	char *path; /* what messages name: never a password */
-};
+#include "store_int.h"
 
 void
 store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
@@ -214,12 +209,40 @@ static const struct migration
 	 "UPDATE run SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;",
 	 "UPDATE run SET uid = md5(random()::text || clock_timestamp()::text"
 	 " || id::text) WHERE uid IS NULL;"},
+	/* 13 -> 14: points whose clients are spread over worker processes
+	 * (run --workers): the work posted, and each worker's share of it
+	 * (work.c; used on PostgreSQL stores only) */
+	{("CREATE TABLE work_point ("
+	  "  id INTEGER PRIMARY KEY,"
+	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	  "  order_idx INTEGER NOT NULL,"
+	  "  nshares INTEGER NOT NULL CHECK (nshares > 0),"
+	  "  spec TEXT NOT NULL,"
+	  "  state TEXT NOT NULL"
+	  "    CHECK (state IN ('open', 'started', 'done', 'failed')),"
+	  "  start_us INTEGER,"
+	  "  reason TEXT,"
+	  "  posted_at TEXT NOT NULL);"
+	  "CREATE INDEX work_point_state ON work_point (state, id);"
+	  "CREATE TABLE work_share ("
+	  "  id INTEGER PRIMARY KEY,"
+	  "  point_id INTEGER NOT NULL REFERENCES work_point (id)"
+	  "    ON DELETE CASCADE,"
+	  "  share INTEGER NOT NULL,"
+	  "  state TEXT NOT NULL CHECK (state IN"
+	  "    ('open', 'claimed', 'ready', 'done', 'failed')),"
+	  "  worker TEXT,"
+	  "  offset_ms REAL, offset_err_ms REAL,"
+	  "  claimed_at TEXT, ready_at TEXT, done_at TEXT,"
+	  "  result TEXT, error TEXT,"
+	  "  UNIQUE (point_id, share));"),
+	 NULL, NULL},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
 			   "STORE_SCHEMA_VERSION must be the number of migrations");
 
-static int
+int
 db_fail(struct store *st, struct pgc_error *err, const char *what)
 {
 	error_set(err, PGC_ERR_STORE, "%s: %s", what, sql_errmsg(st->db));

@@ -14,6 +14,7 @@
 #define PGCLIFF_STORE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base.h"
@@ -21,7 +22,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -528,5 +529,104 @@ struct store_copy
  */
 int store_copy_run(struct store *from, int64_t run_id, struct store *to,
 				   struct store_copy *out, struct pgc_error *err);
+
+/* ---------------------------------------------------------------------
+ * Work for several drivers (run --workers, pgcliff worker): a point's
+ * clients are split into shares that worker processes, on this host or
+ * others, claim from a PostgreSQL store (FOR UPDATE SKIP LOCKED).  The
+ * store keeps the work and every worker's result; the documents in SPEC
+ * and RESULT are drivers/dist's.  A claimed share is held by a session
+ * advisory lock of its worker's store connection, so a worker that dies
+ * is seen at once: its share is "gone".  All of it fails with
+ * PGC_ERR_USAGE on an SQLite store.
+ * ------------------------------------------------------------------- */
+
+/* Whether the open store can coordinate workers (PostgreSQL). */
+bool store_can_coordinate(const struct store *st);
+
+/*
+ * Post the work of plan step ORDER of RUN_ID: NSHARES open shares of
+ * SPEC.  Its id, or -1 with ERR.
+ */
+int64_t store_work_post(struct store *st, int64_t run_id, int order,
+						const char *spec, int nshares, struct pgc_error *err);
+
+/* One share as the coordinator sees it. */
+struct store_work_share
+{
+	int share;
+	char *state;  /* open | claimed | ready | done | failed */
+	char *worker; /* the worker's name, or NULL while open */
+	bool gone;    /* claimed, not finished, and its worker's session ended */
+	bool has_offset;
+	double offset_ms;     /* ready: the worker's clock minus the run's */
+	double offset_err_ms; /* and the measurement's uncertainty */
+	char *result;         /* done: the worker's result document */
+	char *error;          /* failed: why */
+};
+
+/* The shares of POINT_ID in share order; free with store_work_shares_free. */
+int store_work_shares(struct store *st, int64_t point_id,
+					  struct store_work_share **rows, int *nrows,
+					  struct pgc_error *err);
+void store_work_shares_free(struct store_work_share *rows, int nrows);
+
+/*
+ * The coordinator: the point starts at START_US (microseconds since the
+ * epoch on the coordinator's clock), or ends: STATE "done" or "failed"
+ * (with REASON); shares still open are closed with it.
+ */
+int store_work_start(struct store *st, int64_t point_id, int64_t start_us,
+					 struct pgc_error *err);
+int store_work_end(struct store *st, int64_t point_id, const char *state,
+				   const char *reason, struct pgc_error *err);
+
+/* A share a worker has claimed; release with store_work_claim_release. */
+struct store_work_claim
+{
+	int64_t share_id;
+	int64_t point_id;
+	int64_t run_id;
+	int order;
+	int share;
+	int nshares;
+	char *spec;
+};
+
+/*
+ * A worker: claim the oldest open share of an open point for WORKER and
+ * hold it (the session lock) until store_work_finish().  1 with OUT
+ * filled, 0 when nothing is open, -1 with ERR.
+ */
+int store_work_claim(struct store *st, const char *worker,
+					 struct store_work_claim *out, struct pgc_error *err);
+void store_work_claim_release(struct store_work_claim *c);
+
+/* Connected and prepared: ready, with the clock's offset (see above). */
+int store_work_ready(struct store *st, int64_t share_id, double offset_ms,
+					 double offset_err_ms, struct pgc_error *err);
+
+/*
+ * The point's state ("open", "started", "done", "failed") into STATE, its
+ * start (0 while none) and, failed, its reason (caller frees; NULL if
+ * none).
+ */
+int store_work_point(struct store *st, int64_t point_id, char state[16],
+					 int64_t *start_us, char **reason, struct pgc_error *err);
+
+/*
+ * The share is done (RESULT) or failed (ERROR, RESULT NULL); the claim's
+ * lock is released.
+ */
+int store_work_finish(struct store *st, int64_t share_id, const char *result,
+					  const char *error, struct pgc_error *err);
+
+/*
+ * This host's wall clock against the store server's: the offset (server
+ * minus local, microseconds) of the quickest of a few round trips, and
+ * half that round trip, the offset's uncertainty.
+ */
+int store_clock_offset(struct store *st, double *offset_us, double *err_us,
+					   struct pgc_error *err);
 
 #endif /* PGCLIFF_STORE_H */

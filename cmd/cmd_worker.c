@@ -1,0 +1,176 @@
+/*
+ * cmd_worker.c - `pgcliff worker`: a driver of its share of clients for
+ * a `run --workers N` on this or another host, fed through a shared
+ * PostgreSQL store (drivers/dist).  It parses options and prints what
+ * the worker does; claiming, measuring and reporting are dist_serve()'s.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "dist.h"
+#include "recipe.h"
+#include "store.h"
+
+static int worker_fn(int argc, char **argv);
+
+const struct cmd cmd_worker = {
+	.name = "worker",
+	.summary = "drive a share of the clients of a run --workers N",
+	.usage =
+		"usage: pgcliff worker --db STORE [--name NAME] [--idle DUR]\n"
+		"                      [--shares N]\n"
+		"\n"
+		"Waits for work in a shared PostgreSQL store, where `pgcliff run\n"
+		"--workers N --db STORE` posts each point in N shares.  Each worker\n"
+		"claims one share (FOR UPDATE SKIP LOCKED), connects its part of\n"
+		"every workload's clients to the run's servers, reports ready with\n"
+		"its clock's offset, starts at the instant the run names, and\n"
+		"writes its per-second series and histograms back; the run merges\n"
+		"them into one point.  Start one worker per share on the client\n"
+		"hosts with your own tooling (ssh, a Kubernetes Indexed Job,\n"
+		"systemd); a worker serves points one after another until idle.\n"
+		"The servers must be reachable from every worker: managed servers\n"
+		"listen on a unix socket of the run's host, so workers on other\n"
+		"hosts need --target servers.  Passwords are not passed through\n"
+		"the store: a worker connects with its own PGPASSWORD or .pgpass.\n"
+		"\n"
+		"options:\n" CMD_HELP_DB
+		"      --name NAME         how the store names this worker (default\n"
+		"                          HOST.PID)\n"
+		"      --idle DUR          stop after this long without work (default\n"
+		"                          10min; 0: never)\n"
+		"      --shares N          stop after N shares\n" CMD_HELP_HELP "\n"
+		"exit codes: 0 idle or done, 64 usage, 69 store unavailable, 70 store\n"
+		"error, 75 interrupted.  A share that fails is reported to the run\n"
+		"(which fails its point) and the worker goes on.\n",
+	.fn = worker_fn,
+};
+
+static void
+on_worker_event(void *arg, const struct dist_worker_info *i)
+{
+	const char *name = arg;
+
+	switch (i->kind)
+	{
+		case DIST_EV_CLAIMED:
+			printf("%s: run %" PRId64 " point %d: share %d of %d, %d "
+				   "client%s\n",
+				   name, i->run_id, i->order + 1, i->share + 1, i->nshares,
+				   i->clients, i->clients == 1 ? "" : "s");
+			break;
+		case DIST_EV_READY:
+			printf("%s: run %" PRId64 " point %d: ready, clock %+.3f ms from "
+				   "the run's\n",
+				   name, i->run_id, i->order + 1, i->offset_ms);
+			break;
+		case DIST_EV_DONE:
+			printf("%s: run %" PRId64 " point %d: done, %" PRIu64
+				   " transactions\n",
+				   name, i->run_id, i->order + 1, i->txns);
+			break;
+		case DIST_EV_FAILED:
+			printf("%s: run %" PRId64 " point %d: failed: %s\n", name,
+				   i->run_id, i->order + 1, i->err->message);
+			break;
+	}
+	fflush(stdout);
+}
+
+static int
+worker_fn(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"name", required_argument, NULL, 'n'},
+		{"idle", required_argument, NULL, 'i'},
+		{"shares", required_argument, NULL, 's'},
+		CMD_LONGOPT_DB,
+		{NULL, 0, NULL, 0}};
+	const char *db = NULL;
+	char name[300];
+	struct dist_worker_config wc;
+	struct cmd_ctx ctx;
+	int ch, shares = 0;
+
+	if (cmd_wants_help(&cmd_worker, argc, argv))
+		return EXIT_OK;
+	memset(&wc, 0, sizeof(wc));
+	wc.idle_ns = 600 * 1000000000LL;
+	name[0] = '\0';
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case 'n':
+				if (optarg[0] == '\0' || strlen(optarg) >= sizeof(name))
+					return cmd_usage_error(&cmd_worker,
+										   "a worker's name is 1 to %zu "
+										   "characters",
+										   sizeof(name) - 1);
+				snprintf(name, sizeof(name), "%s", optarg);
+				break;
+			case 'i':
+				if (strcmp(optarg, "0") == 0)
+					wc.idle_ns = 0;
+				else if ((wc.idle_ns = recipe_parse_duration_ns(optarg)) <= 0)
+					return cmd_usage_error(
+						&cmd_worker,
+						"invalid duration \"%s\" (want e.g. 30s, 10min, 0)",
+						optarg);
+				break;
+			case 's':
+				if (!cmd_parse_count(optarg, 1000000, &wc.max_shares))
+					return cmd_usage_error(&cmd_worker,
+										   "invalid number of shares \"%s\"",
+										   optarg);
+				break;
+			case CMD_OPT_DB:
+				db = optarg;
+				break;
+			default:
+				return cmd_option_error(&cmd_worker, ch, argv);
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(&cmd_worker, "unexpected argument \"%s\"",
+							   argv[optind]);
+	if (name[0] == '\0')
+	{
+		char host[256];
+
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "%s", "localhost");
+		host[sizeof(host) - 1] = '\0';
+		snprintf(name, sizeof(name), "%s.%ld", host, (long) getpid());
+	}
+	cmd_install_signals();
+	cmd_ctx_init(&ctx, &cmd_worker, db);
+	if ((wc.store = cmd_open_store(&ctx, true)) == NULL)
+		return cmd_ctx_finish(&ctx);
+	if (!store_can_coordinate(wc.store))
+	{
+		error_set(&ctx.err, PGC_ERR_USAGE,
+				  "a worker needs a PostgreSQL store, not %s",
+				  store_name(wc.store));
+		error_hint(&ctx.err, "give the --db postgresql://... of the run");
+		return cmd_ctx_finish(&ctx);
+	}
+	wc.name = name;
+	wc.interrupt = &cmd_interrupted;
+	wc.on_event = on_worker_event;
+	wc.event_arg = name;
+	printf("%s: waiting for work in %s\n", name, store_name(wc.store));
+	fflush(stdout);
+	if (dist_serve(&wc, &shares, &ctx.err) == 0)
+		printf("%s: %d share%s measured, %s\n", name, shares,
+			   shares == 1 ? "" : "s",
+			   wc.max_shares && shares >= wc.max_shares ? "done" : "idle");
+	return cmd_ctx_finish(&ctx);
+}

@@ -1,0 +1,1510 @@
+/*
+ * dist.c - a point spread over several drivers: the spec and result
+ * documents (their one owner), the coordinator's wait-start-merge loop and
+ * the worker's claim-measure-report loop.  The store keeps the rows
+ * (schemas/store/work.c); the engine measures each share (load_run()).
+ */
+#include "dist.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hist.h"
+#include "pjson.h"
+#include "script.h"
+
+#define DIST_DOC_VERSION 1
+#define POLL_NS          (50 * 1000000LL)
+
+/* ------------------------------------------------------------ utilities */
+
+static int64_t
+wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void
+sleep_ns(int64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t) (ns / 1000000000);
+	ts.tv_nsec = (long) (ns % 1000000000);
+	nanosleep(&ts, NULL);
+}
+
+static json_t *
+jint(int64_t v)
+{
+	return json_integer((json_int_t) v);
+}
+
+static int64_t
+get_int(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (int64_t) json_integer_value(v) : 0;
+}
+
+static double
+get_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+static bool
+get_bool(const json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+static const char *
+get_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* A libpq keyword/value list as [[k, v], ...], without any password. */
+static json_t *
+conn_json(const char *const *kw, const char *const *vals)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; kw && kw[i]; i++)
+	{
+		if (strcmp(kw[i], "password") == 0 || vals[i] == NULL)
+			continue;
+		json_array_append_new(a,
+							  json_pack("[s,o]", kw[i], pjson_str(vals[i])));
+	}
+	return a;
+}
+
+/* [[k, v], ...] as NULL-terminated arrays borrowing from the document. */
+static void
+conn_read(const json_t *a, const char ***kw, const char ***vals)
+{
+	size_t n = json_array_size(a), k = 0;
+
+	*kw = xcalloc(n + 1, sizeof(char *));
+	*vals = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+	{
+		const json_t *p = json_array_get(a, i);
+		const char *key = json_string_value(json_array_get(p, 0));
+		const char *val = json_string_value(json_array_get(p, 1));
+
+		if (key && val)
+		{
+			(*kw)[k] = key;
+			(*vals)[k] = val;
+			k++;
+		}
+	}
+}
+
+/* Share K of N of a count: pgbench's split, the first ones take one more. */
+static int
+share_of(int total, int k, int n)
+{
+	return total / n + (k < total % n);
+}
+
+/* ------------------------------------------------------------- the spec */
+
+static json_t *
+policy_json(const struct load_policy *p)
+{
+	json_t *rules;
+
+	if (p == NULL)
+		return json_null();
+	rules = json_array();
+	for (int i = 0; i < p->nrules; i++)
+		json_array_append_new(rules, json_pack("[s,i]", p->rules[i].sqlstate,
+											   (int) p->rules[i].action));
+	return json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:o}", "max_tries",
+					 p->max_tries, "serialization", (int) p->serialization,
+					 "deadlock", (int) p->deadlock, "recovery_conflict",
+					 (int) p->recovery_conflict, "other", (int) p->other,
+					 "connection", (int) p->connection, "rules", rules);
+}
+
+static json_t *
+workload_json(const struct load_workload *w)
+{
+	json_t *o = json_object(), *scripts = json_array(), *defs = json_array();
+
+	for (int k = 0; k < w->nscripts; k++)
+	{
+		const struct script *s = w->scripts[k];
+
+		json_array_append_new(
+			scripts,
+			json_pack("{s:o,s:o,s:i,s:o,s:i,s:i,s:i}", "name",
+					  pjson_str(s->name), "text", pjson_str(s->text), "weight",
+					  w->weights ? w->weights[k] : 1, "file",
+					  pjson_str(s->origin.file), "line", s->origin.first_line,
+					  "col", s->origin.first_col, "indent", s->origin.indent));
+	}
+	for (int i = 0; i < w->ndefines; i++)
+		json_array_append_new(defs,
+							  json_pack("[o,o]", pjson_str(w->defines[i].name),
+										pjson_str(w->defines[i].value)));
+	json_object_set_new(o, "name", pjson_str(w->name));
+	json_object_set_new(o, "clients", jint(w->clients));
+	json_object_set_new(o, "jobs", jint(w->jobs));
+	json_object_set_new(o, "protocol", jint((int) w->protocol));
+	json_object_set_new(o, "transactions", jint(w->transactions));
+	json_object_set_new(o, "rate", json_real(w->rate));
+	json_object_set_new(o, "latency_limit_ns", jint(w->latency_limit_ns));
+	json_object_set_new(o, "timed", json_boolean(w->timed));
+	json_object_set_new(o, "at_ns", jint(w->at_ns));
+	json_object_set_new(o, "every_ns", jint(w->every_ns));
+	json_object_set_new(o, "until_ns", jint(w->until_ns));
+	json_object_set_new(o, "reconnect", json_boolean(w->reconnect));
+	json_object_set_new(o, "scripts", scripts);
+	json_object_set_new(o, "policy", policy_json(w->policy));
+	json_object_set_new(o, "defines", defs);
+	json_object_set_new(o, "conn",
+						conn_json(w->conn_keywords, w->conn_values));
+	return o;
+}
+
+char *
+dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
+		  double clock_offset_us, double clock_err_us)
+{
+	json_t *o = json_object(), *wls = json_array(), *nodes = json_array();
+
+	for (int i = 0; i < lp->nworkloads; i++)
+		json_array_append_new(wls, workload_json(&lp->workloads[i]));
+	for (int i = 0; i < lp->nnodes; i++)
+		json_array_append_new(nodes,
+							  json_pack("{s:o,s:o}", "name",
+										pjson_str(lp->nodes[i].name), "conn",
+										conn_json(lp->nodes[i].conn_keywords,
+												  lp->nodes[i].conn_values)));
+	json_object_set_new(o, "version", jint(DIST_DOC_VERSION));
+	json_object_set_new(o, "nshares", jint(nshares));
+	json_object_set_new(o, "seed", jint((int64_t) lp->seed));
+	json_object_set_new(o, "scale", jint(lp->scale));
+	json_object_set_new(o, "warmup_ns", jint(lp->warmup_ns));
+	json_object_set_new(o, "duration_ns", jint(lp->duration_ns));
+	json_object_set_new(o, "connect_timeout_s", jint(lp->connect_timeout_s));
+	json_object_set_new(o, "ready_timeout_ns", jint(ready_timeout_ns));
+	/* the coordinator's clock against the store's: each worker measures
+	 * its own the same way, and the difference is theirs */
+	json_object_set_new(o, "clock_offset_us", json_real(clock_offset_us));
+	json_object_set_new(o, "clock_err_us", json_real(clock_err_us));
+	json_object_set_new(o, "per_statement", json_boolean(lp->per_statement));
+	json_object_set_new(o, "verbose_errors", json_boolean(lp->verbose_errors));
+	json_object_set_new(o, "exit_on_abort", json_boolean(lp->exit_on_abort));
+	json_object_set_new(o, "failures_detailed",
+						json_boolean(lp->failures_detailed));
+	json_object_set_new(o, "workloads", wls);
+	json_object_set_new(o, "nodes", nodes);
+	return pjson_text(o, JSON_COMPACT);
+}
+
+/* ------------------------------------------------------- a worker's share */
+
+struct dist_share
+{
+	json_t *doc; /* the spec: every string below is borrowed from it */
+	struct load_point lp;
+	struct load_workload *wl;
+	int *index; /* the spec's workload index of each of the share's */
+	int nwl;
+	int clients;
+	int64_t ready_timeout_ns;
+	double clock_offset_us; /* the coordinator's, against the store's */
+	double clock_err_us;
+	struct script ***scripts;
+	int **weights;
+	struct load_policy *policies;
+	struct load_rule **rules;
+	struct script_define **defines;
+	const char ***kw;
+	const char ***vals;
+	struct load_node *nodes;
+	const char ***node_kw;
+	const char ***node_vals;
+	int nnodes;
+};
+
+void
+dist_share_free(struct dist_share *s)
+{
+	if (s == NULL)
+		return;
+	for (int i = 0; i < s->nwl; i++)
+	{
+		for (int k = 0; k < s->wl[i].nscripts; k++)
+			script_free(s->scripts[i][k]);
+		free(s->scripts[i]);
+		free(s->weights[i]);
+		free(s->rules[i]);
+		free(s->defines[i]);
+		free(s->kw[i]);
+		free(s->vals[i]);
+	}
+	for (int i = 0; i < s->nnodes; i++)
+	{
+		free(s->node_kw[i]);
+		free(s->node_vals[i]);
+	}
+	free(s->scripts);
+	free(s->weights);
+	free(s->rules);
+	free(s->defines);
+	free(s->kw);
+	free(s->vals);
+	free(s->policies);
+	free(s->wl);
+	free(s->index);
+	free(s->nodes);
+	free(s->node_kw);
+	free(s->node_vals);
+	json_decref(s->doc);
+	free(s);
+}
+
+static int
+read_workload(struct dist_share *s, const json_t *w, int i, int share,
+			  int nshares, struct pgc_error *err)
+{
+	struct load_workload *lw = &s->wl[s->nwl];
+	const json_t *scripts = json_object_get(w, "scripts");
+	const json_t *pol = json_object_get(w, "policy");
+	const json_t *defs = json_object_get(w, "defines");
+	int clients = (int) get_int(w, "clients");
+	int jobs = (int) get_int(w, "jobs");
+	int n = s->nwl;
+	int ns = (int) json_array_size(scripts);
+
+	lw->clients = share_of(clients, share, nshares);
+	if (lw->clients == 0)
+		return 0; /* fewer clients than workers: this share has none */
+	lw->jobs = share_of(jobs, share, nshares);
+	if (lw->jobs < 1)
+		lw->jobs = 1;
+	if (lw->jobs > lw->clients)
+		lw->jobs = lw->clients;
+	lw->name = get_str(w, "name");
+	lw->protocol = (enum load_protocol) get_int(w, "protocol");
+	lw->transactions = get_int(w, "transactions");
+	lw->rate = get_num(w, "rate") * lw->clients / clients;
+	lw->latency_limit_ns = get_int(w, "latency_limit_ns");
+	lw->timed = get_bool(w, "timed");
+	lw->at_ns = get_int(w, "at_ns");
+	lw->every_ns = get_int(w, "every_ns");
+	lw->until_ns = get_int(w, "until_ns");
+	lw->reconnect = get_bool(w, "reconnect");
+	if (ns < 1 || lw->name == NULL)
+	{
+		error_set(err, PGC_ERR_INTERNAL, "a point's spec lacks a workload");
+		return -1;
+	}
+	s->scripts[n] = xcalloc((size_t) ns, sizeof(struct script *));
+	s->weights[n] = xcalloc((size_t) ns, sizeof(int));
+	lw->nscripts = 0;
+	for (int k = 0; k < ns; k++)
+	{
+		const json_t *sc = json_array_get(scripts, (size_t) k);
+		struct script_origin origin;
+		const char *text = get_str(sc, "text");
+
+		memset(&origin, 0, sizeof(origin));
+		origin.file = get_str(sc, "file");
+		origin.first_line = (int) get_int(sc, "line");
+		origin.first_col = (int) get_int(sc, "col");
+		origin.indent = (int) get_int(sc, "indent");
+		s->scripts[n][k] = script_parse_next(k ? s->scripts[n][k - 1] : NULL,
+											 k, get_str(sc, "name"),
+											 text ? text : "", &origin, err);
+		if (s->scripts[n][k] == NULL)
+			return -1;
+		lw->nscripts = k + 1;
+		s->weights[n][k] = (int) get_int(sc, "weight");
+	}
+	lw->scripts = (const struct script *const *) s->scripts[n];
+	lw->weights = s->weights[n];
+	if (json_is_object(pol))
+	{
+		struct load_policy *p = &s->policies[n];
+		const json_t *rules = json_object_get(pol, "rules");
+		int nr = (int) json_array_size(rules);
+
+		p->max_tries = (int) get_int(pol, "max_tries");
+		p->serialization = (enum load_action) get_int(pol, "serialization");
+		p->deadlock = (enum load_action) get_int(pol, "deadlock");
+		p->recovery_conflict =
+			(enum load_action) get_int(pol, "recovery_conflict");
+		p->other = (enum load_action) get_int(pol, "other");
+		p->connection = (enum load_action) get_int(pol, "connection");
+		s->rules[n] = xcalloc((size_t) nr + 1, sizeof(struct load_rule));
+		for (int k = 0; k < nr; k++)
+		{
+			const json_t *r = json_array_get(rules, (size_t) k);
+			const char *code = json_string_value(json_array_get(r, 0));
+
+			snprintf(s->rules[n][k].sqlstate, sizeof(s->rules[n][k].sqlstate),
+					 "%s", code ? code : "");
+			s->rules[n][k].action =
+				(enum load_action) json_integer_value(json_array_get(r, 1));
+		}
+		p->rules = s->rules[n];
+		p->nrules = nr;
+		lw->policy = p;
+	}
+	s->defines[n] =
+		xcalloc(json_array_size(defs) + 1, sizeof(struct script_define));
+	for (size_t k = 0; k < json_array_size(defs); k++)
+	{
+		const json_t *d = json_array_get(defs, k);
+
+		s->defines[n][k].name = json_string_value(json_array_get(d, 0));
+		s->defines[n][k].value = json_string_value(json_array_get(d, 1));
+	}
+	lw->defines = s->defines[n];
+	lw->ndefines = (int) json_array_size(defs);
+	conn_read(json_object_get(w, "conn"), &s->kw[n], &s->vals[n]);
+	lw->conn_keywords = s->kw[n];
+	lw->conn_values = s->vals[n];
+	s->index[n] = i;
+	s->clients += lw->clients;
+	s->nwl++;
+	return 0;
+}
+
+struct dist_share *
+dist_share_new(const char *spec, int share, struct pgc_error *err)
+{
+	struct dist_share *s = xcalloc(1, sizeof(*s));
+	json_error_t jerr;
+	const json_t *wls, *nodes;
+	int nshares, nw;
+
+	s->doc = json_loads(spec, 0, &jerr);
+	if (s->doc == NULL || get_int(s->doc, "version") != DIST_DOC_VERSION)
+	{
+		error_set(err, PGC_ERR_INTERNAL,
+				  "a point's spec this pgcliff cannot read (version %" PRId64
+				  ")",
+				  s->doc ? get_int(s->doc, "version") : -1);
+		error_hint(err, "run the same pgcliff version on the coordinator "
+						"and every worker");
+		dist_share_free(s);
+		return NULL;
+	}
+	wls = json_object_get(s->doc, "workloads");
+	nodes = json_object_get(s->doc, "nodes");
+	nshares = (int) get_int(s->doc, "nshares");
+	nw = (int) json_array_size(wls);
+	if (nshares < 1 || share < 0 || share >= nshares || nw < 1)
+	{
+		error_set(err, PGC_ERR_INTERNAL, "a point's spec without share %d",
+				  share);
+		dist_share_free(s);
+		return NULL;
+	}
+	s->wl = xcalloc((size_t) nw, sizeof(*s->wl));
+	s->index = xcalloc((size_t) nw, sizeof(int));
+	s->scripts = xcalloc((size_t) nw, sizeof(*s->scripts));
+	s->weights = xcalloc((size_t) nw, sizeof(*s->weights));
+	s->policies = xcalloc((size_t) nw, sizeof(*s->policies));
+	s->rules = xcalloc((size_t) nw, sizeof(struct load_rule *));
+	s->defines = xcalloc((size_t) nw, sizeof(struct script_define *));
+	s->kw = xcalloc((size_t) nw, sizeof(*s->kw));
+	s->vals = xcalloc((size_t) nw, sizeof(*s->vals));
+	for (int i = 0; i < nw; i++)
+		if (read_workload(s, json_array_get(wls, (size_t) i), i, share,
+						  nshares, err) < 0)
+		{
+			/* the failed workload's half-made scripts go with it */
+			s->nwl++;
+			dist_share_free(s);
+			return NULL;
+		}
+	/* the servers are sampled once a second by one share, the first */
+	if (share == 0)
+	{
+		s->nnodes = (int) json_array_size(nodes);
+		s->nodes = xcalloc((size_t) s->nnodes + 1, sizeof(struct load_node));
+		s->node_kw = xcalloc((size_t) s->nnodes + 1, sizeof(const char **));
+		s->node_vals = xcalloc((size_t) s->nnodes + 1, sizeof(const char **));
+		for (int i = 0; i < s->nnodes; i++)
+		{
+			const json_t *nd = json_array_get(nodes, (size_t) i);
+
+			s->nodes[i].name = get_str(nd, "name");
+			conn_read(json_object_get(nd, "conn"), &s->node_kw[i],
+					  &s->node_vals[i]);
+			s->nodes[i].conn_keywords = s->node_kw[i];
+			s->nodes[i].conn_values = s->node_vals[i];
+		}
+	}
+	s->lp.workloads = s->wl;
+	s->lp.nworkloads = s->nwl;
+	/* each share draws its own random streams */
+	s->lp.seed = (uint64_t) get_int(s->doc, "seed") +
+				 (uint64_t) share * 0x9e3779b97f4a7c15ULL;
+	s->lp.scale = get_int(s->doc, "scale");
+	s->lp.warmup_ns = get_int(s->doc, "warmup_ns");
+	s->lp.duration_ns = get_int(s->doc, "duration_ns");
+	s->lp.connect_timeout_s = (int) get_int(s->doc, "connect_timeout_s");
+	s->lp.per_statement = get_bool(s->doc, "per_statement");
+	s->lp.verbose_errors = get_bool(s->doc, "verbose_errors");
+	s->lp.exit_on_abort = get_bool(s->doc, "exit_on_abort");
+	s->lp.failures_detailed = get_bool(s->doc, "failures_detailed");
+	s->lp.nodes = s->nodes;
+	s->lp.nnodes = s->nnodes;
+	s->ready_timeout_ns = get_int(s->doc, "ready_timeout_ns");
+	s->clock_offset_us = get_num(s->doc, "clock_offset_us");
+	s->clock_err_us = get_num(s->doc, "clock_err_us");
+	return s;
+}
+
+struct load_point *
+dist_share_point(struct dist_share *s)
+{
+	return &s->lp;
+}
+
+int
+dist_share_clients(const struct dist_share *s)
+{
+	return s->clients;
+}
+
+/* ----------------------------------------------------------- the result */
+
+static json_t *
+hist_json(const struct hist *h)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	if (h == NULL)
+		return json_null();
+	hist_encode(h, &sb);
+	j = json_string(sb.buf); /* digits and separators: ASCII */
+	strbuf_release(&sb);
+	return j;
+}
+
+static json_t *
+u64_array(const uint64_t *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; v && i < n; i++)
+		json_array_append_new(a, jint((int64_t) v[i]));
+	return a;
+}
+
+static json_t *
+dbl_array(const double *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; v && i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
+/*
+ * The six counts a workload and each of its scripts keep alike, in this
+ * order: transactions, failures, serialization and deadlock failures,
+ * retried transactions, retries.
+ */
+static const char *const count_keys[6] = {
+	"txns",    "failures", "serialization_failures", "deadlock_failures",
+	"retried", "retries"};
+
+static void
+put_counts(json_t *o, const uint64_t *txns, const uint64_t *failures,
+		   const uint64_t *ser, const uint64_t *dl, const uint64_t *retried,
+		   const uint64_t *retries)
+{
+	const uint64_t *v[6] = {txns, failures, ser, dl, retried, retries};
+
+	for (int i = 0; i < 6; i++)
+		json_object_set_new(o, count_keys[i], jint((int64_t) *v[i]));
+}
+
+static void
+add_counts(const json_t *o, uint64_t *txns, uint64_t *failures, uint64_t *ser,
+		   uint64_t *dl, uint64_t *retried, uint64_t *retries)
+{
+	uint64_t *v[6] = {txns, failures, ser, dl, retried, retries};
+
+	for (int i = 0; i < 6; i++)
+		*v[i] += (uint64_t) get_int(o, count_keys[i]);
+}
+
+static json_t *
+wresult_json(const struct load_workload_result *w, int index)
+{
+	json_t *o = json_object(), *errors = json_array(), *classes = json_array();
+	json_t *scripts = json_array(), *events = json_array();
+
+	for (int i = 0; i < w->nerrors; i++)
+		json_array_append_new(errors,
+							  json_pack("[i,s,I]", w->errors[i].second,
+										w->errors[i].sqlclass,
+										(json_int_t) w->errors[i].count));
+	for (int i = 0; i < w->nclasses; i++)
+		json_array_append_new(classes,
+							  json_pack("[s,I]", w->classes[i].sqlclass,
+										(json_int_t) w->classes[i].count));
+	for (int i = 0; i < w->nscripts; i++)
+	{
+		const struct load_script_result *s = &w->scripts[i];
+		json_t *so = json_object();
+		put_counts(so, &s->txns, &s->failures, &s->serialization_failures,
+				   &s->deadlock_failures, &s->retried, &s->retries);
+		json_object_set_new(so, "latency", hist_json(s->latency));
+		json_object_set_new(so, "cmd_lat_sum_ns",
+							dbl_array(s->cmd_lat_sum_ns, s->ncmds));
+		json_object_set_new(so, "cmd_count",
+							u64_array(s->cmd_count, s->ncmds));
+		json_object_set_new(so, "cmd_failures",
+							u64_array(s->cmd_failures, s->ncmds));
+		json_object_set_new(so, "cmd_retries",
+							u64_array(s->cmd_retries, s->ncmds));
+		json_object_set_new(so, "ncmds", jint(s->ncmds));
+		json_array_append_new(scripts, so);
+	}
+	for (int i = 0; i < w->nevents; i++)
+		json_array_append_new(events,
+							  json_pack("[i,I,I]", w->events[i].seq,
+										(json_int_t) w->events[i].planned_ns,
+										(json_int_t) w->events[i].actual_ns));
+	json_object_set_new(o, "index", jint(index));
+	put_counts(o, &w->txns, &w->failures, &w->serialization_failures,
+			   &w->deadlock_failures, &w->retried, &w->retries);
+	json_object_set_new(o, "skipped", jint((int64_t) w->skipped));
+	json_object_set_new(o, "late", jint((int64_t) w->late));
+	json_object_set_new(o, "lag_avg_ms", json_real(w->lag_avg_ms));
+	json_object_set_new(o, "lag_max_ms", json_real(w->lag_max_ms));
+	json_object_set_new(o, "reconnects", jint((int64_t) w->reconnects));
+	json_object_set_new(o, "reconnect_ns_sum", json_real(w->reconnect_ns_sum));
+	json_object_set_new(o, "errors", errors);
+	json_object_set_new(o, "classes", classes);
+	json_object_set_new(o, "latency", hist_json(w->latency));
+	json_object_set_new(o, "sec_txns", u64_array(w->sec_txns, w->nseconds));
+	json_object_set_new(o, "sec_failures",
+						u64_array(w->sec_failures, w->nseconds));
+	json_object_set_new(o, "sec_lat_sum_ns",
+						dbl_array(w->sec_lat_sum_ns, w->nseconds));
+	json_object_set_new(o, "sec_lat_max_ns",
+						u64_array(w->sec_lat_max_ns, w->nseconds));
+	json_object_set_new(o, "aborted_clients", jint(w->aborted_clients));
+	json_object_set_new(o, "first_error", pjson_str(w->first_error));
+	json_object_set_new(o, "jobs", jint(w->jobs));
+	json_object_set_new(o, "scripts", scripts);
+	json_object_set_new(o, "events", events);
+	return o;
+}
+
+static json_t *
+samples_json(const struct load_result *res)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < res->nsamples; i++)
+	{
+		const struct load_sample *s = &res->samples[i];
+		json_t *conflicts = json_array();
+
+		for (int k = 0; k < 5; k++)
+			json_array_append_new(conflicts, jint(s->conflicts[k]));
+		json_array_append_new(
+			a, json_pack("{s:i,s:i,s:b,s:I,s:o,s:b,s:I,s:f,s:o,s:f,s:o}",
+						 "node", s->node, "second", s->second, "ok", s->ok,
+						 "commits", (json_int_t) s->commits, "conflicts",
+						 conflicts, "standby", s->standby, "lag_bytes",
+						 (json_int_t) s->lag_bytes, "lag_s", s->lag_s, "waits",
+						 pjson_str(s->waits), "query_ms", s->query_ms, "error",
+						 pjson_str(s->error)));
+	}
+	return a;
+}
+
+char *
+dist_result(const struct dist_share *s, const struct load_result *res)
+{
+	json_t *o = json_object(), *wls = json_array();
+
+	for (int i = 0; i < res->nworkloads && i < s->nwl; i++)
+		json_array_append_new(wls, wresult_json(&res->w[i], s->index[i]));
+	json_object_set_new(o, "version", jint(DIST_DOC_VERSION));
+	json_object_set_new(o, "clients", jint(s->clients));
+	json_object_set_new(o, "conn_ms", json_real(res->conn_ms));
+	json_object_set_new(o, "prepare_ms", json_real(res->prepare_ms));
+	json_object_set_new(o, "window_ns", jint(res->window_ns));
+	json_object_set_new(o, "warmup_ns", jint(res->warmup_ns));
+	json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
+	json_object_set_new(o, "workloads", wls);
+	json_object_set_new(o, "samples", samples_json(res));
+	return pjson_text(o, JSON_COMPACT);
+}
+
+/* ------------------------------------------------------------ the merge */
+
+static void
+add_u64s(uint64_t **dst, int *n, const json_t *a, bool max)
+{
+	int m = (int) json_array_size(a);
+
+	if (m > *n)
+	{
+		*dst = xrealloc(*dst, (size_t) m * sizeof(uint64_t));
+		memset(*dst + *n, 0, (size_t) (m - *n) * sizeof(uint64_t));
+		*n = m;
+	}
+	for (int i = 0; i < m; i++)
+	{
+		uint64_t v =
+			(uint64_t) json_integer_value(json_array_get(a, (size_t) i));
+
+		if (max)
+			(*dst)[i] = v > (*dst)[i] ? v : (*dst)[i];
+		else
+			(*dst)[i] += v;
+	}
+}
+
+static void
+add_dbls(double **dst, int n, const json_t *a)
+{
+	int m = (int) json_array_size(a);
+
+	if (m > n)
+	{
+		*dst = xrealloc(*dst, (size_t) m * sizeof(double));
+		for (int i = n; i < m; i++)
+			(*dst)[i] = 0;
+	}
+	for (int i = 0; i < m; i++)
+		(*dst)[i] += json_number_value(json_array_get(a, (size_t) i));
+}
+
+static int
+add_hist(struct hist **dst, const json_t *v)
+{
+	struct hist *h;
+
+	if (!json_is_string(v))
+		return 0;
+	h = xmalloc(sizeof(*h));
+	if (hist_decode(json_string_value(v), h) < 0)
+	{
+		free(h);
+		return -1;
+	}
+	if (*dst == NULL)
+		*dst = h;
+	else
+	{
+		hist_add(*dst, h);
+		free(h);
+	}
+	return 0;
+}
+
+static void
+add_class(struct load_failure_class **cl, int *n, const char *name,
+		  uint64_t count)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*cl)[i].sqlclass, name) == 0)
+		{
+			(*cl)[i].count += count;
+			return;
+		}
+	*cl = xrealloc(*cl, (size_t) (*n + 1) * sizeof(**cl));
+	memset(&(*cl)[*n], 0, sizeof(**cl));
+	snprintf((*cl)[*n].sqlclass, sizeof((*cl)[*n].sqlclass), "%s", name);
+	(*cl)[*n].count = count;
+	(*n)++;
+}
+
+static void
+add_error(struct load_workload_result *w, int second, const char *name,
+		  uint64_t count)
+{
+	for (int i = 0; i < w->nerrors; i++)
+		if (w->errors[i].second == second &&
+			strcmp(w->errors[i].sqlclass, name) == 0)
+		{
+			w->errors[i].count += count;
+			return;
+		}
+	w->errors =
+		xrealloc(w->errors, (size_t) (w->nerrors + 1) * sizeof(*w->errors));
+	memset(&w->errors[w->nerrors], 0, sizeof(*w->errors));
+	w->errors[w->nerrors].second = second;
+	snprintf(w->errors[w->nerrors].sqlclass,
+			 sizeof(w->errors[w->nerrors].sqlclass), "%s", name);
+	w->errors[w->nerrors].count = count;
+	w->nerrors++;
+}
+
+static int
+cmp_error(const void *a, const void *b)
+{
+	const struct load_error_second *x = a, *y = b;
+
+	if (x->second != y->second)
+		return x->second < y->second ? -1 : 1;
+	return strcmp(x->sqlclass, y->sqlclass);
+}
+
+static void
+add_event(struct load_workload_result *w, int seq, int64_t planned,
+		  int64_t actual)
+{
+	for (int i = 0; i < w->nevents; i++)
+		if (w->events[i].seq == seq)
+		{
+			/* an occurrence starts when its first client began */
+			if (actual < w->events[i].actual_ns)
+				w->events[i].actual_ns = actual;
+			return;
+		}
+	w->events =
+		xrealloc(w->events, (size_t) (w->nevents + 1) * sizeof(*w->events));
+	w->events[w->nevents].seq = seq;
+	w->events[w->nevents].planned_ns = planned;
+	w->events[w->nevents].actual_ns = actual;
+	w->nevents++;
+}
+
+static void
+merge_scripts(struct load_workload_result *w, const json_t *scripts)
+{
+	int n = (int) json_array_size(scripts);
+
+	if (w->scripts == NULL && n > 0)
+	{
+		w->scripts = xcalloc((size_t) n, sizeof(*w->scripts));
+		w->nscripts = n;
+	}
+	for (int k = 0; k < n && k < w->nscripts; k++)
+	{
+		const json_t *so = json_array_get(scripts, (size_t) k);
+		struct load_script_result *s = &w->scripts[k];
+		int ncmds = (int) get_int(so, "ncmds");
+		add_counts(so, &s->txns, &s->failures, &s->serialization_failures,
+				   &s->deadlock_failures, &s->retried, &s->retries);
+		(void) add_hist(&s->latency, json_object_get(so, "latency"));
+		if (ncmds > 0)
+		{
+			int had = s->ncmds;
+
+			add_dbls(&s->cmd_lat_sum_ns, had,
+					 json_object_get(so, "cmd_lat_sum_ns"));
+			add_u64s(&s->cmd_count, &had, json_object_get(so, "cmd_count"),
+					 false);
+			had = s->ncmds;
+			add_u64s(&s->cmd_failures, &had,
+					 json_object_get(so, "cmd_failures"), false);
+			had = s->ncmds;
+			add_u64s(&s->cmd_retries, &had, json_object_get(so, "cmd_retries"),
+					 false);
+			if (ncmds > s->ncmds)
+				s->ncmds = ncmds;
+		}
+	}
+}
+
+static int
+merge_workload(struct load_workload_result *w, const json_t *o,
+			   uint64_t *lag_weight)
+{
+	const json_t *a;
+	size_t i;
+	int n = w->nseconds;
+	uint64_t txns = (uint64_t) get_int(o, "txns");
+	double lag_max = get_num(o, "lag_max_ms");
+	add_counts(o, &w->txns, &w->failures, &w->serialization_failures,
+			   &w->deadlock_failures, &w->retried, &w->retries);
+	w->skipped += (uint64_t) get_int(o, "skipped");
+	w->late += (uint64_t) get_int(o, "late");
+	/* a mean over the transactions of all drivers */
+	if (*lag_weight + txns > 0)
+		w->lag_avg_ms = (w->lag_avg_ms * (double) *lag_weight +
+						 get_num(o, "lag_avg_ms") * (double) txns) /
+						(double) (*lag_weight + txns);
+	*lag_weight += txns;
+	if (lag_max > w->lag_max_ms)
+		w->lag_max_ms = lag_max;
+	w->reconnects += (uint64_t) get_int(o, "reconnects");
+	w->reconnect_ns_sum += get_num(o, "reconnect_ns_sum");
+	json_array_foreach(json_object_get(o, "errors"), i, a)
+	{
+		const char *cls = json_string_value(json_array_get(a, 1));
+
+		add_error(w, (int) json_integer_value(json_array_get(a, 0)),
+				  cls ? cls : "?",
+				  (uint64_t) json_integer_value(json_array_get(a, 2)));
+	}
+	json_array_foreach(json_object_get(o, "classes"), i, a)
+	{
+		const char *cls = json_string_value(json_array_get(a, 0));
+
+		add_class(&w->classes, &w->nclasses, cls ? cls : "?",
+				  (uint64_t) json_integer_value(json_array_get(a, 1)));
+	}
+	if (add_hist(&w->latency, json_object_get(o, "latency")) < 0)
+		return -1;
+	/* second k of every driver is the same second: they share the start */
+	add_u64s(&w->sec_txns, &n, json_object_get(o, "sec_txns"), false);
+	n = w->nseconds;
+	add_u64s(&w->sec_failures, &n, json_object_get(o, "sec_failures"), false);
+	add_dbls(&w->sec_lat_sum_ns, w->nseconds,
+			 json_object_get(o, "sec_lat_sum_ns"));
+	n = w->nseconds;
+	add_u64s(&w->sec_lat_max_ns, &n, json_object_get(o, "sec_lat_max_ns"),
+			 true);
+	if (n > w->nseconds)
+		w->nseconds = n;
+	w->aborted_clients += (int) get_int(o, "aborted_clients");
+	if (w->first_error[0] == '\0' && get_str(o, "first_error"))
+		snprintf(w->first_error, sizeof(w->first_error), "%s",
+				 get_str(o, "first_error"));
+	w->jobs += (int) get_int(o, "jobs");
+	merge_scripts(w, json_object_get(o, "scripts"));
+	json_array_foreach(json_object_get(o, "events"), i, a)
+		add_event(w, (int) json_integer_value(json_array_get(a, 0)),
+				  (int64_t) json_integer_value(json_array_get(a, 1)),
+				  (int64_t) json_integer_value(json_array_get(a, 2)));
+	return 0;
+}
+
+static void
+merge_samples(struct load_result *out, const json_t *a)
+{
+	size_t i;
+	const json_t *s;
+
+	json_array_foreach(a, i, s)
+	{
+		struct load_sample *d;
+		const json_t *c = json_object_get(s, "conflicts");
+
+		out->samples = xrealloc(out->samples, (size_t) (out->nsamples + 1) *
+												  sizeof(*out->samples));
+		d = &out->samples[out->nsamples++];
+		memset(d, 0, sizeof(*d));
+		d->node = (int) get_int(s, "node");
+		d->second = (int) get_int(s, "second");
+		d->ok = get_bool(s, "ok");
+		d->commits = get_int(s, "commits");
+		for (int k = 0; k < 5; k++)
+			d->conflicts[k] =
+				json_integer_value(json_array_get(c, (size_t) k));
+		d->standby = get_bool(s, "standby");
+		d->lag_bytes = get_int(s, "lag_bytes");
+		d->lag_s = get_num(s, "lag_s");
+		d->waits = get_str(s, "waits") ? xstrdup(get_str(s, "waits")) : NULL;
+		d->query_ms = get_num(s, "query_ms");
+		snprintf(d->error, sizeof(d->error), "%s",
+				 get_str(s, "error") ? get_str(s, "error") : "");
+	}
+}
+
+int
+dist_merge(const char *const *results, int n, int nworkloads,
+		   struct load_result *out, struct pgc_error *err)
+{
+	uint64_t *lag_weight = xcalloc((size_t) nworkloads, sizeof(uint64_t));
+
+	memset(out, 0, sizeof(*out));
+	out->w = xcalloc((size_t) nworkloads, sizeof(*out->w));
+	out->nworkloads = nworkloads;
+	for (int r = 0; r < n; r++)
+	{
+		json_error_t jerr;
+		json_t *doc = json_loads(results[r], 0, &jerr);
+		const json_t *wo;
+		size_t i;
+		double conn, prep;
+		int64_t window;
+
+		if (doc == NULL || get_int(doc, "version") != DIST_DOC_VERSION)
+		{
+			json_decref(doc);
+			error_set(err, PGC_ERR_INTERNAL,
+					  "a worker's result this pgcliff cannot read");
+			error_hint(err, "run the same pgcliff version on the coordinator "
+							"and every worker");
+			free(lag_weight);
+			load_result_release(out);
+			return -1;
+		}
+		/* the point's phases end when the slowest driver's do */
+		conn = get_num(doc, "conn_ms");
+		prep = get_num(doc, "prepare_ms");
+		window = get_int(doc, "window_ns");
+		out->conn_ms = conn > out->conn_ms ? conn : out->conn_ms;
+		out->prepare_ms = prep > out->prepare_ms ? prep : out->prepare_ms;
+		out->window_ns = window > out->window_ns ? window : out->window_ns;
+		out->warmup_ns = get_int(doc, "warmup_ns");
+		out->interrupted |= get_bool(doc, "interrupted");
+		json_array_foreach(json_object_get(doc, "workloads"), i, wo)
+		{
+			int wi = (int) get_int(wo, "index");
+
+			if (wi < 0 || wi >= nworkloads ||
+				merge_workload(&out->w[wi], wo, &lag_weight[wi]) < 0)
+			{
+				json_decref(doc);
+				error_set(err, PGC_ERR_INTERNAL,
+						  "a worker's result with a workload this point "
+						  "does not have, or a broken histogram");
+				free(lag_weight);
+				load_result_release(out);
+				return -1;
+			}
+		}
+		merge_samples(out, json_object_get(doc, "samples"));
+		json_decref(doc);
+	}
+	for (int wi = 0; wi < nworkloads; wi++)
+	{
+		struct load_workload_result *w = &out->w[wi];
+
+		if (w->errors)
+			qsort(w->errors, (size_t) w->nerrors, sizeof(*w->errors),
+				  cmp_error);
+		if (w->latency == NULL)
+		{
+			w->latency = xmalloc(sizeof(*w->latency));
+			hist_reset(w->latency);
+		}
+		/* every workload keeps the same seconds, even one that ran nowhere */
+		if (w->sec_txns == NULL)
+		{
+			int ns = (int) ((out->window_ns + 999999999) / 1000000000);
+
+			w->nseconds = ns > 0 ? ns : 1;
+			w->sec_txns = xcalloc((size_t) w->nseconds, sizeof(uint64_t));
+			w->sec_failures = xcalloc((size_t) w->nseconds, sizeof(uint64_t));
+			w->sec_lat_sum_ns = xcalloc((size_t) w->nseconds, sizeof(double));
+			w->sec_lat_max_ns =
+				xcalloc((size_t) w->nseconds, sizeof(uint64_t));
+		}
+	}
+	free(lag_weight);
+	return 0;
+}
+
+/* ---------------------------------------------------- a worker's errors */
+
+/* A failure as the share's error: {"kind": K, "message": ..., ...}. */
+static char *
+error_doc(const struct pgc_error *e)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kind", jint((int) e->kind));
+	json_object_set_new(o, "message", pjson_str(e->message));
+	if (e->detail[0])
+		json_object_set_new(o, "detail", pjson_str(e->detail));
+	if (e->hint[0])
+		json_object_set_new(o, "hint", pjson_str(e->hint));
+	if (e->sqlstate[0])
+		json_object_set_new(o, "sqlstate", pjson_str(e->sqlstate));
+	if (e->file[0])
+		json_object_set_new(o, "at",
+							json_pack("[o,i,i,i]", pjson_str(e->file), e->line,
+									  e->col, e->span));
+	return pjson_text(o, JSON_COMPACT);
+}
+
+static void
+error_from_doc(const char *doc, const char *worker, int share, int nshares,
+			   struct pgc_error *err)
+{
+	json_error_t jerr;
+	json_t *o = doc ? json_loads(doc, 0, &jerr) : NULL;
+	const char *msg = o ? get_str(o, "message") : doc;
+	int kind = o ? (int) get_int(o, "kind") : (int) PGC_ERR_UNAVAILABLE;
+
+	/* the worker's SQL and script errors are the recipe's; the rest is
+	 * the worker's trouble */
+	if (kind != PGC_ERR_SQL && kind != PGC_ERR_RECIPE)
+		kind = PGC_ERR_UNAVAILABLE;
+	error_set(err, (enum pgc_error_kind) kind,
+			  "worker %s (share %d of %d) failed: %s", worker ? worker : "?",
+			  share + 1, nshares, msg ? msg : "no reason given");
+	if (o && get_str(o, "detail"))
+		error_detail(err, "%s", get_str(o, "detail"));
+	if (o && get_str(o, "hint"))
+		error_hint(err, "%s", get_str(o, "hint"));
+	if (o && get_str(o, "sqlstate"))
+		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s",
+				 get_str(o, "sqlstate"));
+	if (o && json_is_array(json_object_get(o, "at")))
+	{
+		const json_t *at = json_object_get(o, "at");
+		const char *file = json_string_value(json_array_get(at, 0));
+
+		error_at(err, file ? file : "",
+				 (int) json_integer_value(json_array_get(at, 1)),
+				 (int) json_integer_value(json_array_get(at, 2)),
+				 (int) json_integer_value(json_array_get(at, 3)));
+	}
+	json_decref(o);
+}
+
+/* ------------------------------------------------------ the coordinator */
+
+static void note(const struct dist_config *c, const char *fmt, ...)
+	PGC_PRINTF(2, 3);
+
+static void
+note(const struct dist_config *c, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct dist_note n;
+	va_list ap;
+
+	if (c->on_note == NULL)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	n.text = sb.buf;
+	c->on_note(c->note_arg, &n);
+	strbuf_release(&sb);
+}
+
+/*
+ * Why the point cannot go on, from the shares as they stand: a failed
+ * share, or a worker gone.  True with ERR filled.
+ */
+static bool
+shares_broken(const struct store_work_share *sh, int n, struct pgc_error *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (strcmp(sh[i].state, "failed") == 0)
+		{
+			error_from_doc(sh[i].error, sh[i].worker, sh[i].share, n, err);
+			return true;
+		}
+		if (sh[i].gone)
+		{
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "worker %s (share %d of %d) is gone: its store session "
+					  "ended before it reported its result",
+					  sh[i].worker ? sh[i].worker : "?", sh[i].share + 1, n);
+			error_hint(err, "the worker was killed or lost the store; its "
+							"output or its host's log says which");
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+count_state(const struct store_work_share *sh, int n, const char *state)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += strcmp(sh[i].state, state) == 0;
+	return k;
+}
+
+/* Wait until every share is in STATE (or ends), polling; -1 with ERR. */
+static int
+wait_shares(const struct dist_config *c, int64_t point_id, const char *state,
+			int64_t deadline_ns, struct store_work_share **sh, int *n,
+			struct pgc_error *err)
+{
+	for (;;)
+	{
+		if (store_work_shares(c->store, point_id, sh, n, err) < 0)
+			return -1;
+		if (shares_broken(*sh, *n, err))
+			return -1;
+		if (count_state(*sh, *n, state) == *n)
+			return 0;
+		if (c->interrupt && *c->interrupt)
+		{
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+			return -1;
+		}
+		if (deadline_ns > 0 && clock_now_ns() > deadline_ns)
+			return 1; /* the caller says what was missing */
+		store_work_shares_free(*sh, *n);
+		*sh = NULL;
+		*n = 0;
+		sleep_ns(POLL_NS);
+	}
+}
+
+static void
+missing_ready(const struct store_work_share *sh, int n, double waited_s,
+			  const char *store_name, struct pgc_error *err)
+{
+	int open = count_state(sh, n, "open");
+	struct strbuf who = STRBUF_INIT;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(sh[i].state, "claimed") == 0)
+			strbuf_addf(&who, "%s%s", who.len ? ", " : "", sh[i].worker);
+	error_set(err, PGC_ERR_UNAVAILABLE,
+			  "only %d of %d workers were ready after %.0f s",
+			  count_state(sh, n, "ready"), n, waited_s);
+	if (open > 0)
+		error_detail(err, "%d share%s never claimed%s%s", open,
+					 open == 1 ? " was" : "s were",
+					 who.len ? "; connecting: " : "", who.buf);
+	else
+		error_detail(err, "still connecting: %s", who.buf);
+	error_hint(err,
+			   "start `pgcliff worker --db %s` on each client host "
+			   "(one per share), or raise --worker-timeout",
+			   store_name);
+	strbuf_release(&who);
+}
+
+/* The clocks: every worker's against the coordinator's, within the bound. */
+static int
+check_clocks(const struct dist_config *c, const struct store_work_share *sh,
+			 int n, struct pgc_error *err)
+{
+	double bound =
+		c->max_offset_ms > 0 ? c->max_offset_ms : DIST_MAX_OFFSET_MS;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < n; i++)
+	{
+		double off = sh[i].offset_ms;
+		double unc = sh[i].offset_err_ms;
+
+		strbuf_addf(&sb, "%s%s %+.2f ms (±%.2f)", i ? ", " : "", sh[i].worker,
+					off, unc);
+		if (off > bound || off < -bound)
+		{
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "worker %s's clock is %+.1f ms off the coordinator's "
+					  "(bound %.1f ms)",
+					  sh[i].worker, off, bound);
+			error_detail(err, "measured through the store's clock, ±%.2f ms",
+						 unc);
+			error_hint(err, "synchronise the hosts' clocks (chrony, NTP), or "
+							"raise --max-clock-offset");
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	note(c, "workers ready, clocks against the coordinator's: %s", sb.buf);
+	strbuf_release(&sb);
+	return 0;
+}
+
+int
+dist_run(const struct dist_config *c, const struct load_point *lp, int order,
+		 struct load_result *out, struct pgc_error *err)
+{
+	int64_t ready_ns =
+		c->ready_timeout_ns > 0 ? c->ready_timeout_ns : DIST_READY_TIMEOUT_NS;
+	struct store_work_share *sh = NULL;
+	const char **docs = NULL;
+	struct pgc_error endless;
+	double my_off = 0, my_err = 0;
+	int64_t point_id, posted, start_us, end_ns;
+	char *spec;
+	bool txmode = true;
+	int n = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < lp->nworkloads; i++)
+		if (lp->workloads[i].transactions <= 0)
+			txmode = false;
+	if (store_clock_offset(c->store, &my_off, &my_err, err) < 0)
+		return -1;
+	spec = dist_spec(lp, c->workers, ready_ns, my_off, my_err);
+	point_id =
+		store_work_post(c->store, c->run_id, order, spec, c->workers, err);
+	free(spec);
+	if (point_id < 0)
+		return -1;
+	posted = clock_now_ns();
+	note(c, "waiting for %d worker%s", c->workers, c->workers == 1 ? "" : "s");
+	rc = wait_shares(c, point_id, "ready", posted + ready_ns, &sh, &n, err);
+	if (rc > 0)
+		missing_ready(sh, n, (double) ready_ns / 1e9, store_name(c->store),
+					  err);
+	if (rc != 0 || check_clocks(c, sh, n, err) < 0)
+		goto fail;
+	store_work_shares_free(sh, n);
+	sh = NULL;
+	/* far enough ahead for every worker to read it at its 10 ms polls */
+	start_us = wall_us() + 300000;
+	if (store_work_start(c->store, point_id, start_us, err) < 0)
+		goto fail;
+	end_ns = txmode ? 0
+					: clock_now_ns() + (start_us - wall_us()) * 1000 +
+						  lp->warmup_ns + lp->duration_ns +
+						  DIST_RESULT_GRACE_NS + lp->duration_ns / 10;
+	rc = wait_shares(c, point_id, "done", end_ns, &sh, &n, err);
+	if (rc > 0)
+	{
+		int k = 0;
+
+		while (k < n && strcmp(sh[k].state, "done") == 0)
+			k++;
+		error_set(err, PGC_ERR_UNAVAILABLE,
+				  "worker %s (share %d of %d) did not report its result "
+				  "within %.0f s of the window's end",
+				  k < n ? sh[k].worker : "?", k + 1, n,
+				  (double) DIST_RESULT_GRACE_NS / 1e9 +
+					  (double) lp->duration_ns / 1e10);
+		goto fail;
+	}
+	if (rc < 0)
+		goto fail;
+	docs = xcalloc((size_t) n, sizeof(char *));
+	for (int i = 0; i < n; i++)
+		docs[i] = sh[i].result;
+	if (dist_merge(docs, n, lp->nworkloads, out, err) < 0)
+		goto fail;
+	free(docs);
+	store_work_shares_free(sh, n);
+	return store_work_end(c->store, point_id, "done", NULL, err);
+fail:
+	free(docs);
+	store_work_shares_free(sh, n);
+	/* the workers waiting to start read this and give up */
+	error_clear(&endless);
+	(void) store_work_end(c->store, point_id, "failed", err->message,
+						  &endless);
+	return -1;
+}
+
+/* ----------------------------------------------------------- the worker */
+
+struct serve_share
+{
+	const struct dist_worker_config *c;
+	const struct store_work_claim *claim;
+	const struct dist_share *share;
+};
+
+static void
+tell(const struct dist_worker_config *c, struct dist_worker_info *i)
+{
+	if (c->on_event)
+		c->on_event(c->event_arg, i);
+}
+
+/*
+ * load_point.ready: report ready with the clock, then wait for the
+ * coordinator's start (or its giving up), and turn its wall-clock instant
+ * into this host's monotonic clock.
+ */
+static int
+share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
+{
+	struct serve_share *ss = arg;
+	const struct dist_worker_config *c = ss->c;
+	const struct dist_share *sh = ss->share;
+	double off_us = 0, err_us = 0, against_ms, against_err_ms;
+	int64_t give_up;
+	struct dist_worker_info info;
+
+	/*
+	 * Both clocks are read against the store's: server = local + offset
+	 * on each side, so this clock minus the coordinator's is the
+	 * difference of the offsets, uncertain by the sum of their errors.
+	 */
+	if (store_clock_offset(c->store, &off_us, &err_us, err) < 0)
+		return -1;
+	against_ms = (sh->clock_offset_us - off_us) / 1000.0;
+	against_err_ms = (sh->clock_err_us + err_us) / 1000.0;
+	if (store_work_ready(c->store, ss->claim->share_id, against_ms,
+						 against_err_ms, err) < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	info.kind = DIST_EV_READY;
+	info.run_id = ss->claim->run_id;
+	info.order = ss->claim->order;
+	info.share = ss->claim->share;
+	info.nshares = ss->claim->nshares;
+	info.offset_ms = against_ms;
+	tell(c, &info);
+	/* the coordinator waits as long for the others, and then some */
+	give_up = clock_now_ns() + 2 * (ss->share->ready_timeout_ns > 0
+										? ss->share->ready_timeout_ns
+										: DIST_READY_TIMEOUT_NS);
+	for (;;)
+	{
+		char state[16];
+		int64_t start_us;
+		char *reason = NULL;
+
+		if (store_work_point(c->store, ss->claim->point_id, state, &start_us,
+							 &reason, err) < 0)
+			return -1;
+		if (strcmp(state, "started") == 0)
+		{
+			free(reason);
+			*start_ns = clock_now_ns() + (start_us - wall_us()) * 1000;
+			return 0;
+		}
+		if (strcmp(state, "open") != 0)
+		{
+			error_set(err, PGC_ERR_INTERRUPTED,
+					  "the coordinator gave the point up: %s",
+					  reason ? reason : state);
+			free(reason);
+			return -1;
+		}
+		free(reason);
+		if (c->interrupt && *c->interrupt)
+		{
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+			return -1;
+		}
+		if (clock_now_ns() > give_up)
+		{
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the coordinator did not start the point");
+			return -1;
+		}
+		sleep_ns(10 * 1000000LL);
+	}
+}
+
+/* Measure one claimed share and report it; -1 only when the store fails. */
+static int
+serve_one(const struct dist_worker_config *c,
+		  const struct store_work_claim *claim, struct pgc_error *err)
+{
+	struct dist_worker_info info;
+	struct serve_share ss;
+	struct dist_share *share;
+	struct load_result res;
+	struct pgc_error perr;
+	char *doc;
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	info.run_id = claim->run_id;
+	info.order = claim->order;
+	info.share = claim->share;
+	info.nshares = claim->nshares;
+	error_clear(&perr);
+	memset(&res, 0, sizeof(res));
+	share = dist_share_new(claim->spec, claim->share, &perr);
+	if (share)
+	{
+		struct load_point *lp = dist_share_point(share);
+
+		info.kind = DIST_EV_CLAIMED;
+		info.clients = share->clients;
+		tell(c, &info);
+		ss.c = c;
+		ss.claim = claim;
+		ss.share = share;
+		lp->ready = share_ready;
+		lp->ready_arg = &ss;
+		lp->interrupt = c->interrupt;
+		if (load_run(lp, &res, &perr) == 0)
+		{
+			doc = dist_result(share, &res);
+			rc = store_work_finish(c->store, claim->share_id, doc, NULL, err);
+			free(doc);
+			for (int i = 0; i < res.nworkloads; i++)
+				info.txns += res.w[i].txns;
+			load_result_release(&res);
+			dist_share_free(share);
+			info.kind = DIST_EV_DONE;
+			if (rc == 0)
+				tell(c, &info);
+			return rc;
+		}
+		load_result_release(&res);
+		dist_share_free(share);
+	}
+	doc = error_doc(&perr);
+	rc = store_work_finish(c->store, claim->share_id, NULL, doc, err);
+	free(doc);
+	info.kind = DIST_EV_FAILED;
+	info.err = &perr;
+	tell(c, &info);
+	if (rc == 0 && perr.kind == PGC_ERR_INTERRUPTED && c->interrupt &&
+		*c->interrupt)
+	{
+		*err = perr;
+		return -1;
+	}
+	return rc;
+}
+
+int
+dist_serve(const struct dist_worker_config *c, int *shares,
+		   struct pgc_error *err)
+{
+	int64_t poll = c->poll_ns > 0 ? c->poll_ns : 200 * 1000000LL;
+	int64_t idle_since = clock_now_ns();
+
+	*shares = 0;
+	if (!store_can_coordinate(c->store))
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "a worker needs a PostgreSQL store, not %s",
+				  store_name(c->store));
+		error_hint(err, "give the coordinator's --db postgresql://...");
+		return -1;
+	}
+	for (;;)
+	{
+		struct store_work_claim claim;
+		int got;
+
+		if (c->interrupt && *c->interrupt)
+		{
+			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+			return -1;
+		}
+		got = store_work_claim(c->store, c->name, &claim, err);
+		if (got < 0)
+			return -1;
+		if (got == 0)
+		{
+			if (c->idle_ns > 0 && clock_now_ns() - idle_since > c->idle_ns)
+				return 0;
+			sleep_ns(poll);
+			continue;
+		}
+		got = serve_one(c, &claim, err);
+		store_work_claim_release(&claim);
+		if (got < 0)
+			return -1;
+		(*shares)++;
+		idle_since = clock_now_ns();
+		if (c->max_shares > 0 && *shares >= c->max_shares)
+			return 0;
+	}
+}
