@@ -65,6 +65,22 @@ json_str(const json_t *j, const char *key)
 	return json_string_value(json_object_get(j, key));
 }
 
+/* Who drove the clients, when worker processes did (run --workers). */
+static void
+print_workers(struct store *st, int64_t run_id)
+{
+	struct pgc_error err;
+	char *names = NULL;
+	double off = 0;
+	int n = 0;
+
+	if (store_run_workers(st, run_id, &n, &names, &off, &err) == 0 && n > 0)
+		printf("workers:  %d a point, driven by %s (clocks within %.2f ms of "
+			   "the run's)\n",
+			   n, names ? names : "none", off);
+	free(names);
+}
+
 /* Where the run's servers and driver ran (runs before placement: none). */
 static void
 print_placement(const char *plan_text)
@@ -789,6 +805,7 @@ show_fn(int argc, char **argv)
 		   (uint64_t) run.seed);
 	printf("host:     %s\n", run.host);
 	print_placement(run.plan);
+	print_workers(st, id);
 	if (store_get_variants(st, id, &vars, &nv, err) == 0)
 		for (int i = 0; i < nv; i++)
 		{

@@ -622,6 +622,15 @@ int store_work_finish(struct store *st, int64_t share_id, const char *result,
 					  const char *error, struct pgc_error *err);
 
 /*
+ * How RUN_ID's points were driven: *NSHARES workers a point (0: by the
+ * run itself), *NAMES the workers that took part ("w1, w2, w3"; caller
+ * frees; NULL with none) and the largest clock offset among them.
+ */
+int store_run_workers(struct store *st, int64_t run_id, int *nshares,
+					  char **names, double *max_offset_ms,
+					  struct pgc_error *err);
+
+/*
  * This host's wall clock against the store server's: the offset (server
  * minus local, microseconds) of the quickest of a few round trips, and
  * half that round trip, the offset's uncertainty.

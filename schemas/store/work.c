@@ -451,6 +451,40 @@ store_work_finish(struct store *st, int64_t share_id, const char *result,
 	return rc;
 }
 
+int
+store_run_workers(struct store *st, int64_t run_id, int *nshares, char **names,
+				  double *max_offset_ms, struct pgc_error *err)
+{
+	struct sql_stmt *s;
+	int rc;
+
+	*nshares = 0;
+	*names = NULL;
+	*max_offset_ms = 0;
+	/* both backends: the tables exist on SQLite too, and stay empty */
+	s = sql_prepare(
+		st->db,
+		"SELECT (SELECT max(nshares) FROM work_point WHERE run_id = ?1),"
+		" (SELECT group_concat(worker, ', ') FROM (SELECT DISTINCT s.worker"
+		"   FROM work_share s JOIN work_point w ON w.id = s.point_id"
+		"   WHERE w.run_id = ?1 AND s.worker IS NOT NULL ORDER BY 1) t),"
+		" (SELECT max(abs(s.offset_ms)) FROM work_share s"
+		"   JOIN work_point w ON w.id = s.point_id WHERE w.run_id = ?1)");
+	if (s == NULL)
+		return db_fail(st, err, "could not read a run's workers");
+	sql_bind_int64(s, 1, run_id);
+	rc = sql_step(s);
+	if (rc == SQL_ROW)
+	{
+		*nshares = sql_col_null(s, 0) ? 0 : sql_col_int(s, 0);
+		*names = dup_col(s, 1);
+		*max_offset_ms = sql_col_null(s, 2) ? 0 : sql_col_double(s, 2);
+	}
+	sql_finalize(s);
+	return rc == SQL_ERROR ? db_fail(st, err, "could not read a run's workers")
+						   : 0;
+}
+
 static int64_t
 wall_us(void)
 {

@@ -45,12 +45,14 @@ one() {
 		{ echo "one-process run failed: $(tail -2 "$TMP/err")"; exit 1; }
 }
 three() {
+	local pids=()
 	for i in 1 2 3; do
 		"$PGCLIFF" worker --name "w$i" --shares 3 --idle 60s >/dev/null 2>&1 </dev/null &
+		pids+=($!)
 	done
 	"$PGCLIFF" run "$TMP/r.yaml" -q --placement free --workers 3 >/dev/null 2>"$TMP/err" </dev/null ||
 		{ echo "workers run failed: $(tail -2 "$TMP/err")"; exit 1; }
-	wait
+	wait "${pids[@]}"	# not the server's helper
 }
 # the run's geometric mean tps, and its wall seconds per point
 figures() {

@@ -93,6 +93,9 @@ check_eq "histograms: point = sum of shares (latency count)" "$(q "
 check_eq "every worker measured its clock" "$(q "SELECT count(*) FROM work_share WHERE offset_ms IS NOT NULL AND abs(offset_ms) < 1000")" 6
 grep -q "^tps = " "$TMP/run.out" || fail "no pgbench lines: $(head -5 "$TMP/run.out")"
 grep -q "workers ready, clocks against the coordinator's: w" "$TMP/run.err" || fail "no clock line: $(head -5 "$TMP/run.err")"
+"$PGCLIFF" show 1 >"$TMP/show" 2>&1
+grep -q "^workers:  3 a point, driven by w1, w2, w3 (clocks within 0\.[0-9][0-9] ms of the run's)" "$TMP/show" ||
+	fail "show: $(head -12 "$TMP/show")"
 check_eq "server samples (share 1 samples the primary)" "$(q "SELECT count(DISTINCT order_idx) FROM sample WHERE run_id = 1")" 2
 
 # a worker killed while it holds its share: the point fails, says why
