@@ -1362,10 +1362,25 @@ share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
 		char state[16];
 		int64_t start_us;
 		char *reason = NULL;
+		bool run_gone;
 
 		if (store_work_point(c->store, ss->claim->point_id, state, &start_us,
-							 &reason, err) < 0)
+							 &reason, &run_gone, err) < 0)
 			return -1;
+		if (run_gone && strcmp(state, "open") == 0)
+		{
+			struct pgc_error ignored;
+
+			free(reason);
+			error_set(err, PGC_ERR_UNAVAILABLE,
+					  "the run that posted the point is gone (run %" PRId64
+					  ")",
+					  ss->claim->run_id);
+			/* its other shares are not to be claimed either */
+			(void) store_work_end(c->store, ss->claim->point_id, "failed",
+								  err->message, &ignored);
+			return -1;
+		}
 		if (strcmp(state, "started") == 0)
 		{
 			free(reason);

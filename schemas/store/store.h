@@ -608,11 +608,12 @@ int store_work_ready(struct store *st, int64_t share_id, double offset_ms,
 
 /*
  * The point's state ("open", "started", "done", "failed") into STATE, its
- * start (0 while none) and, failed, its reason (caller frees; NULL if
- * none).
+ * start (0 while none), failed, its reason (caller frees; NULL if none),
+ * and whether the run that posted it is gone (its session ended).
  */
 int store_work_point(struct store *st, int64_t point_id, char state[16],
-					 int64_t *start_us, char **reason, struct pgc_error *err);
+					 int64_t *start_us, char **reason, bool *run_gone,
+					 struct pgc_error *err);
 
 /*
  * The share is done (RESULT) or failed (ERROR, RESULT NULL); the claim's

@@ -20,6 +20,13 @@
  * it at once knows the worker's connection, and so the worker, is gone.
  */
 #define WORK_LOCK_KEY 1885824887 /* 0x70676377 */
+/*
+ * And the one the coordinator holds ("pgcc" and the point's id) from
+ * posting a point until it ends it: a worker that can take it knows the
+ * run is gone, and neither claims nor waits for its work.
+ */
+#define COORD_LOCK_KEY 1885823843 /* 0x70676363 */
+#define COORD_LOCK_STR "1885823843"
 
 static int
 need_postgres(struct store *st, struct pgc_error *err)
@@ -59,7 +66,7 @@ store_work_post(struct store *st, int64_t run_id, int order, const char *spec,
 {
 	struct sql_stmt *s = NULL;
 	int64_t id = -1;
-	char now[40];
+	char now[40], lock[128];
 
 	if (need_postgres(st, err) < 0)
 		return -1;
@@ -94,7 +101,10 @@ store_work_post(struct store *st, int64_t run_id, int order, const char *spec,
 	}
 	sql_finalize(s);
 	s = NULL;
-	if (sql_exec(st->db, "COMMIT") < 0)
+	snprintf(lock, sizeof(lock),
+			 "SELECT pg_advisory_lock(%d, (%" PRId64 " %% 2147483647)::int)",
+			 COORD_LOCK_KEY, id);
+	if (sql_exec(st->db, lock) < 0 || sql_exec(st->db, "COMMIT") < 0)
 		goto fail;
 	return id;
 fail:
@@ -250,7 +260,7 @@ store_work_end(struct store *st, int64_t point_id, const char *state,
 			   const char *reason, struct pgc_error *err)
 {
 	struct sql_stmt *s = NULL;
-
+	char unlock[128];
 	if (need_postgres(st, err) < 0)
 		return -1;
 	if (sql_begin_write(st->db) < 0)
@@ -278,6 +288,11 @@ store_work_end(struct store *st, int64_t point_id, const char *state,
 	s = NULL;
 	if (sql_exec(st->db, "COMMIT") < 0)
 		goto fail;
+	/* a worker's end of a dead run's point holds no such lock: no harm */
+	snprintf(unlock, sizeof(unlock),
+			 "SELECT pg_advisory_unlock(%d, (%" PRId64 " %% 2147483647)::int)",
+			 COORD_LOCK_KEY, point_id);
+	(void) sql_exec(st->db, unlock);
 	return 0;
 fail:
 	db_fail(st, err, "could not end a point's work");
@@ -319,6 +334,9 @@ store_work_claim(struct store *st, const char *worker,
 		" WHERE id = (SELECT s.id FROM work_share s"
 		"   JOIN work_point p ON p.id = s.point_id"
 		"   WHERE s.state = 'open' AND p.state = 'open'"
+		/* a run that is gone left its work open: not to be taken */
+		"     AND NOT pg_try_advisory_xact_lock(" COORD_LOCK_STR ","
+		"       (p.id % 2147483647)::int)"
 		"   ORDER BY s.point_id, s.share LIMIT 1"
 		"   FOR UPDATE OF s SKIP LOCKED)"
 		" RETURNING id, point_id, share");
@@ -392,16 +410,20 @@ store_work_ready(struct store *st, int64_t share_id, double offset_ms,
 
 int
 store_work_point(struct store *st, int64_t point_id, char state[16],
-				 int64_t *start_us, char **reason, struct pgc_error *err)
+				 int64_t *start_us, char **reason, bool *run_gone,
+				 struct pgc_error *err)
 {
 	struct sql_stmt *s;
 	int rc;
 
 	*start_us = 0;
 	*reason = NULL;
+	*run_gone = false;
 	state[0] = '\0';
-	s = sql_prepare(st->db, "SELECT state, start_us, reason FROM work_point"
-							" WHERE id = ?");
+	s = sql_prepare(st->db, "SELECT state, start_us, reason,"
+							" pg_try_advisory_xact_lock(" COORD_LOCK_STR ","
+							"   (id % 2147483647)::int)"
+							" FROM work_point WHERE id = ?");
 	if (s == NULL)
 		return db_fail(st, err, "could not read a point's work");
 	sql_bind_int64(s, 1, point_id);
@@ -411,6 +433,7 @@ store_work_point(struct store *st, int64_t point_id, char state[16],
 		snprintf(state, 16, "%s", sql_col_text(s, 0));
 		*start_us = sql_col_null(s, 1) ? 0 : sql_col_int64(s, 1);
 		*reason = dup_col(s, 2);
+		*run_gone = strcmp(sql_col_text(s, 3), "t") == 0;
 	}
 	sql_finalize(s);
 	if (rc == SQL_ERROR)

@@ -6,7 +6,8 @@
 # the shares' per-second series have the same seconds and sum to the
 # point's, that the shares' clients add up, that every worker measured
 # its clock; then a worker killed (SIGKILL) while it holds its share fails
-# the point with the reason and the run as failed, a worker whose clock
+# the point with the reason and the run as failed, the work of a run
+# killed after posting it is claimed by no worker, a worker whose clock
 # is 2 s ahead (libfaketime) is refused, and a run whose workers never
 # come fails after --worker-timeout with a hint.  No process is left.
 . "$(dirname "$0")/lib.sh"
@@ -130,6 +131,20 @@ check_eq "its run is failed, with the reason" "$(q "SELECT status || ': ' || (er
 check_eq "its work is failed, with the reason" "$(q "SELECT state || ': ' || (reason LIKE '%victim%') FROM work_point WHERE run_id = 2")" "failed: true"
 wait "$keep"
 check_eq "the other worker ends well" $? 0
+
+# a run killed (SIGKILL) after posting its work: no worker takes it
+"$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 2 --worker-timeout 60s >/dev/null 2>&1 </dev/null &
+dead=$!
+for _ in $(seq 1 300); do
+	[ "$(q "SELECT count(*) FROM work_point WHERE state = 'open'")" = 1 ] && break
+	sleep 0.1
+done
+kill -9 "$dead"
+wait "$dead" 2>/dev/null
+"$PGCLIFF" worker --name late --idle 2s >"$TMP/late.out" 2>&1 </dev/null
+check_eq "a worker after the run died: exit" $? 0
+grep -q "^late: 0 shares measured, idle" "$TMP/late.out" || fail "late worker: $(cat "$TMP/late.out")"
+check_eq "the dead run's work stays open, unclaimed" "$(q "SELECT count(*) FROM work_share s JOIN work_point w ON w.id = s.point_id WHERE w.state = 'open' AND s.state = 'open'")" 2
 
 # nobody comes: a clear error after --worker-timeout
 timeout 60 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 2 --worker-timeout 2s >"$TMP/n.out" 2>"$TMP/n.err" </dev/null

@@ -262,6 +262,8 @@ test_upgrade_from_5(const char *dbfile)
 	/* back to what pgcliff wrote before schema 6 */
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
+						   "DROP TABLE work_share;"
+						   "DROP TABLE work_point;"
 						   "ALTER TABLE run DROP COLUMN measure;"
 						   "ALTER TABLE run DROP COLUMN owner;"
 						   "DROP TABLE look;"
@@ -986,6 +988,8 @@ main(int argc, char **argv)
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 		CHECK_INT(
 			sqlite3_exec(db,
+						 "DROP TABLE work_share;"
+						 "DROP TABLE work_point;"
 						 "ALTER TABLE point DROP COLUMN prepare_ms;"
 						 "ALTER TABLE run DROP COLUMN plan;"
 						 "ALTER TABLE variant DROP COLUMN pg_config;"
