@@ -55,13 +55,23 @@ struct run_info
 	char started[32];
 };
 
+static int
+cmp_run_info(const void *a, const void *b)
+{
+	const struct run_info *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* RI sorted by id: a binary search (history may span 10,000 runs). */
 static const char *
 started_of(const struct run_info *ri, int nri, int64_t id)
 {
-	for (int i = 0; i < nri; i++)
-		if (ri[i].id == id)
-			return ri[i].started;
-	return "?";
+	struct run_info key = {.id = id};
+	const struct run_info *r =
+		bsearch(&key, ri, (size_t) nri, sizeof(*ri), cmp_run_info);
+
+	return r ? r->started : "?";
 }
 
 static int
@@ -166,6 +176,8 @@ history_fn(int argc, char **argv)
 		return rc;
 	}
 	sel.recipe = argv[optind];
+	/* only p95 is read from the histograms; the other metrics have columns */
+	sel.no_histograms = metric != CMP_P95;
 	cmd_ctx_init(&ctx, c, db);
 	if ((st = cmd_open_store(&ctx, false)) == NULL ||
 		store_select_points(st, &sel, &rows, &nrows, &ctx.err) < 0)
@@ -178,23 +190,28 @@ history_fn(int argc, char **argv)
 		error_hint(&ctx.err, "`pgcliff list` shows the stored runs");
 		goto done;
 	}
-	for (int i = 0; i < nrows; i++)
-		if (nri == 0 || ri[nri - 1].id != rows[i].run_id)
-		{
-			struct store_run_row rr;
+	{
+		/* every run's start in one query, not one query a run */
+		struct store_run_row *runs = NULL;
+		int nruns = 0;
 
-			ri = xrealloc(ri, (size_t) (nri + 1) * sizeof(*ri));
-			ri[nri].id = rows[i].run_id;
-			snprintf(ri[nri].started, sizeof(ri[nri].started), "?");
-			if (store_get_run(st, rows[i].run_id, &rr, &ctx.err) < 0)
-				goto done;
+		if (store_list_runs(st, sel.recipe, NULL, 0, &runs, &nruns, &ctx.err) <
+			0)
+			goto done;
+		ri = xcalloc((size_t) nruns + 1, sizeof(*ri));
+		for (int i = 0; i < nruns; i++)
+		{
+			const char *at = runs[i].started_at ? runs[i].started_at : "?";
+
+			ri[nri].id = runs[i].id;
 			/* "2026-11-30T19:01:02Z" -> "2026-11-30 19:01:02" */
 			snprintf(ri[nri].started, sizeof(ri[nri].started), "%.10s %.8s",
-					 rr.started_at,
-					 strlen(rr.started_at) > 11 ? rr.started_at + 11 : "");
-			store_run_row_release(&rr);
+					 at, strlen(at) > 11 ? at + 11 : "");
 			nri++;
 		}
+		store_runs_free(runs, nruns);
+		qsort(ri, (size_t) nri, sizeof(*ri), cmp_run_info);
+	}
 	ss = history_group_points(rows, nrows, metric, workload, points, npoints,
 							  &ns);
 	for (int i = 0; i < ns; i++)

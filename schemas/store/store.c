@@ -1261,14 +1261,15 @@ store_variants_free(struct store_variant_row *rows, int n)
 	free(rows);
 }
 
-#define POINT_COLUMNS                                                         \
+#define POINT_COLUMNS_HIST(HISTOGRAM)                                         \
 	"p.id, p.variant, p.workload, p.clients, p.jobs, p.repeat_idx,"           \
 	" p.order_idx, p.protocol, p.duration_s, p.transactions, p.failures,"     \
 	" p.failures_by_class, p.aborted_clients, p.tps, p.conn_ms,"              \
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
-	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, p.histogram,"      \
+	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, " HISTOGRAM ","    \
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
 	" p.lag_max_ms, p.warmup_s, p.warmup"
+#define POINT_COLUMNS POINT_COLUMNS_HIST("p.histogram")
 
 static void
 fill_point(struct sql_stmt *s, void *row)
@@ -1346,25 +1347,28 @@ store_select_points(struct store *st, const struct store_selector *sel,
 					struct pgc_error *err)
 {
 	struct sql_stmt *s = NULL;
-
 	*rows = NULL;
 	*nrows = 0;
+	/* a histogram is a few kB a point: only for those who read it */
 	if ((s = sql_prepare(
 			 st->db,
-			 "SELECT " POINT_COLUMNS " FROM point p"
-			 " WHERE p.run_id IN (SELECT r.id FROM run r"
-			 "   WHERE (?1 = 0 OR r.id = ?1)"
-			 "     AND (?2 IS NULL OR r.recipe = ?2)"
-			 "     AND EXISTS (SELECT 1 FROM point q WHERE q.run_id = r.id"
-			 "                 AND (?3 IS NULL OR q.variant = ?3))"
-			 "   ORDER BY r.id DESC LIMIT ?4)"
-			 "   AND (?3 IS NULL OR p.variant = ?3)"
-			 " ORDER BY p.run_id, p.order_idx, p.id")) == NULL)
+			 "SELECT " POINT_COLUMNS_HIST(
+				 "CASE WHEN ?5 = 1 THEN NULL ELSE p.histogram END") " FROM point p"
+																	" WHERE p.run_id IN (SELECT r.id FROM run r"
+																	"   WHERE (?1 = 0 OR r.id = ?1)"
+																	"     AND (?2 IS NULL OR r.recipe = ?2)"
+																	"     AND EXISTS (SELECT 1 FROM point q WHERE q.run_id = r.id"
+																	"                 AND (?3 IS NULL OR q.variant = ?3))"
+																	"   ORDER BY r.id DESC LIMIT ?4)"
+																	"   AND (?3 IS NULL OR p.variant = ?3)"
+																	" ORDER BY p.run_id, p.order_idx, p.id")) ==
+		NULL)
 		return db_fail(st, err, "could not select points");
 	sql_bind_int64(s, 1, sel->run_id);
 	sql_bind_text(s, 2, sel->recipe);
 	sql_bind_text(s, 3, sel->variant);
 	sql_bind_int64(s, 4, sel->last > 0 ? sel->last : INT64_MAX);
+	sql_bind_int64(s, 5, sel->no_histograms ? 1 : 0);
 	return read_points(st, s, rows, nrows, err);
 }
 

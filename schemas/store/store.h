@@ -494,6 +494,7 @@ struct store_selector
 	const char *recipe;
 	const char *variant;
 	int last;
+	bool no_histograms; /* leave the rows' histogram NULL (p95 needs it) */
 };
 
 /* Points matching SEL, by run and measurement order. */
