@@ -562,7 +562,7 @@ new_uid(char uid[33])
 		memcpy(b + 8, &p, 8);
 	}
 	for (int i = 0; i < 16; i++)
-		snprintf(uid + 2 * i, 3, "%02x", b[i]);
+		snprintf(uid + (ptrdiff_t) 2 * i, 3, "%02x", b[i]);
 }
 
 static void
