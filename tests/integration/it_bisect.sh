@@ -93,8 +93,10 @@ fi
 "$PGCLIFF" gate "$cost_run:good" "$cost_run:rev_${COST:0:12}" --max-regression 10% >"$TMP/gate"
 check_eq "gate on the evidence run says REGRESSION" $? 1
 
-# --- a range without the cost: nothing to look for
-"$PGCLIFF" bisect "$TMP/b.yaml" "${args[@]}" --good HEAD~4 --bad HEAD~3 -q >"$TMP/out" 2>"$TMP/err"
+# --- a range without the cost: nothing to look for.  A margin of 20 %
+# (the cost is ~90 %): at 10 % a noisy 1-client point here once stayed
+# undecided for the whole budget, 0.970 [0.895, 1.052] after 156 s
+"$PGCLIFF" bisect "$TMP/b.yaml" "${args[@]}" --max-regression 20% --good HEAD~4 --bad HEAD~3 -q >"$TMP/out" 2>"$TMP/err"
 rc=$?
 cat "$TMP/out"
 check_eq "no-regression exit" $rc 0
