@@ -1055,7 +1055,8 @@ struct run_view
 	bool live_shown; /* one is on the screen, to be cleared */
 	char point[160]; /* what the live line says of the point */
 	int order, nplan;
-	int64_t step_ns; /* when the current step began */
+	int64_t step_ns;           /* when the current step began */
+	struct report_steal steal; /* the windows' steal so far */
 };
 
 /* "1:23" or "1:02:03" */
@@ -1176,6 +1177,9 @@ on_event(void *arg, const struct run_event *ev)
 			break;
 		}
 		case RUN_EV_POINT_RESULT:
+			/* once a point: every workload's event carries the point */
+			if (ev->res == &ev->point->w[0])
+				report_steal_add(&view->steal, ev->point->steal_pct);
 			live_clear(view);
 			if (!o->quiet)
 				print_summary(o, r, ev);
@@ -1405,6 +1409,14 @@ run_fn(int argc, char **argv)
 				"run %" PRId64 " stored in %s (status %s, %d point%s)\n",
 				run_id(run), ctx.db_path, run_status(run),
 				run_points_done(run), run_points_done(run) == 1 ? "" : "s");
+	if (view.steal.n > 0 && view.steal.max_pct > REPORT_STEAL_NOISY_PCT)
+	{
+		struct strbuf line = STRBUF_INIT;
+
+		report_steal_describe(&view.steal, &line);
+		fprintf(stderr, "note: %s\n", line.buf);
+		strbuf_release(&line);
+	}
 
 out:
 	run_free(run);

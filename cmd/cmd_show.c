@@ -857,6 +857,17 @@ show_fn(int argc, char **argv)
 
 		print_points(points, np);
 		print_warmups(points, np);
+		{
+			struct report_steal steal = {0};
+			struct strbuf line = STRBUF_INIT;
+
+			for (int i = 0; i < np; i++)
+				report_steal_add(&steal, points[i].steal_pct);
+			report_steal_describe(&steal, &line);
+			if (line.len)
+				printf("%s\n", line.buf);
+			strbuf_release(&line);
+		}
 		ok = print_details(st, points, np, err) == 0 &&
 			 print_looks(st, run.id, err) == 0 &&
 			 print_windows(st, &run, points, np, err) == 0 &&

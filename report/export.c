@@ -186,6 +186,10 @@ point_object(const struct store_point_row *p,
 
 	json_object_set_new(o, "warmup_s", report_json_num(p->warmup_s, "%.3f"));
 	json_object_set_new(o, "warmup", stored_json(p->warmup));
+	json_object_set_new(o, "steal_pct",
+						p->steal_pct >= 0
+							? report_json_num(p->steal_pct, "%.2f")
+							: json_null());
 	json_object_set_new(o, "retries",
 						json_pack("{s:I, s:I}", "retried",
 								  (json_int_t) p->retried, "retries",

@@ -98,6 +98,26 @@ void report_pgbench(struct strbuf *out, const struct report_pgbench *p);
 /* Median of N values (copied and sorted; N > 0). */
 double report_median(const double *values, int n);
 
+/*
+ * The hypervisor's steal over a run's windows (load_result.steal_pct per
+ * point, < 0 where unknown): how many points know it, their mean and the
+ * worst.  Above REPORT_STEAL_NOISY_PCT a run's figures are noisier than
+ * this machine's own: the host gave that share of its CPU to others.
+ */
+#define REPORT_STEAL_NOISY_PCT 5.0
+
+struct report_steal
+{
+	int n;
+	double mean_pct;
+	double max_pct;
+};
+
+void report_steal_add(struct report_steal *s, double pct);
+/* "cpu steal during the windows: mean 3.1 %, worst 37.0 %" and, when
+ * noisy, why it matters; nothing when no point knows it */
+void report_steal_describe(const struct report_steal *s, struct strbuf *out);
+
 /* ---------------------------------------------------------------------
  * Exports: stored runs as data for other tools (FORMATS.md, "Exports").
  * ------------------------------------------------------------------- */

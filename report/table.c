@@ -226,3 +226,27 @@ report_sweep_table(struct strbuf *out, const struct report_row *rows,
 	free(p99);
 	free(sorted);
 }
+
+void
+report_steal_add(struct report_steal *s, double pct)
+{
+	if (pct < 0)
+		return;
+	s->mean_pct = (s->mean_pct * s->n + pct) / (s->n + 1);
+	if (s->n == 0 || pct > s->max_pct)
+		s->max_pct = pct;
+	s->n++;
+}
+
+void
+report_steal_describe(const struct report_steal *s, struct strbuf *out)
+{
+	if (s->n == 0)
+		return;
+	strbuf_addf(out,
+				"cpu steal during the windows: mean %.1f %%, worst %.1f %%",
+				s->mean_pct, s->max_pct);
+	if (s->max_pct > REPORT_STEAL_NOISY_PCT)
+		strbuf_addf(out, " (the hypervisor gave that share of this "
+						 "machine's CPU to others: expect noisier figures)");
+}

@@ -262,6 +262,58 @@ clock_now_ns(void)
 	return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+bool
+cpu_times_parse(const char *text, struct cpu_times *out)
+{
+	/* user nice system idle iowait irq softirq steal [guest guest_nice] */
+	unsigned long long v[8] = {0};
+	const char *line = text;
+	int n;
+
+	while (line && strncmp(line, "cpu ", 4) != 0)
+	{
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	if (line == NULL)
+		return false;
+	n = sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	if (n < 4)
+		return false;
+	out->total = 0;
+	for (int i = 0; i < 8; i++)
+		out->total += v[i]; /* guest time is already in user and nice */
+	out->steal = n >= 8 ? v[7] : 0;
+	return true;
+}
+
+bool
+cpu_times_read(struct cpu_times *out)
+{
+	char buf[4096];
+	FILE *f = fopen("/proc/stat", "r");
+	size_t n;
+
+	if (f == NULL)
+		return false;
+	/* the "cpu " line comes first */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return cpu_times_parse(buf, out);
+}
+
+double
+cpu_steal_pct(const struct cpu_times *a, const struct cpu_times *b)
+{
+	if (b->total <= a->total || b->steal < a->steal)
+		return -1;
+	return 100.0 * (double) (b->steal - a->steal) /
+		   (double) (b->total - a->total);
+}
+
 void
 clock_wall_utc(char *buf, size_t size)
 {

@@ -127,6 +127,25 @@ int64_t clock_now_ns(void);
 /* Wall clock as "YYYY-MM-DD HH:MM:SS" UTC into buf (>= 20 bytes). */
 void clock_wall_utc(char *buf, size_t size);
 
+/*
+ * The machine's CPU time so far, from the "cpu" line of /proc/stat (in
+ * its ticks): all of it, and what the hypervisor gave to others while a
+ * vCPU wanted to run (steal).  On a shared host steal is noise no design
+ * can take out of a measurement; a window's share of it says how much.
+ */
+struct cpu_times
+{
+	uint64_t total;
+	uint64_t steal;
+};
+
+/* Parse a /proc/stat text; false when it has no "cpu " line. */
+bool cpu_times_parse(const char *text, struct cpu_times *out);
+/* Read /proc/stat; false where it cannot be read (not Linux). */
+bool cpu_times_read(struct cpu_times *out);
+/* Steal over [A, B] as a percentage of the CPU time; -1 when unknown. */
+double cpu_steal_pct(const struct cpu_times *a, const struct cpu_times *b);
+
 /* ---------------------------------------------------------------------
  * PRNG: PostgreSQL's pg_prng (xoroshiro128** seeded through splitmix64),
  * so pgbench's random() sequences can be reproduced; also what the

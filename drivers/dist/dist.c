@@ -658,6 +658,7 @@ dist_result(const struct dist_share *s, const struct load_result *res)
 	json_object_set_new(o, "window_ns", jint(res->window_ns));
 	json_object_set_new(o, "warmup_ns", jint(res->warmup_ns));
 	json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
+	json_object_set_new(o, "steal_pct", json_real(res->steal_pct));
 	json_object_set_new(o, "workloads", wls);
 	json_object_set_new(o, "samples", samples_json(res));
 	return pjson_text(o, JSON_COMPACT);
@@ -933,10 +934,10 @@ dist_merge(const char *const *results, int n, int nworkloads,
 		   struct load_result *out, struct pgc_error *err)
 {
 	uint64_t *lag_weight = xcalloc((size_t) nworkloads, sizeof(uint64_t));
-
 	memset(out, 0, sizeof(*out));
 	out->w = xcalloc((size_t) nworkloads, sizeof(*out->w));
 	out->nworkloads = nworkloads;
+	out->steal_pct = -1.0;
 	for (int r = 0; r < n; r++)
 	{
 		json_error_t jerr;
@@ -966,6 +967,11 @@ dist_merge(const char *const *results, int n, int nworkloads,
 		out->window_ns = window > out->window_ns ? window : out->window_ns;
 		out->warmup_ns = get_int(doc, "warmup_ns");
 		out->interrupted |= get_bool(doc, "interrupted");
+		/* the worst host's: a share slowed by its hypervisor slows the
+		 * point */
+		if (json_is_number(json_object_get(doc, "steal_pct")) &&
+			get_num(doc, "steal_pct") > out->steal_pct)
+			out->steal_pct = get_num(doc, "steal_pct");
 		json_array_foreach(json_object_get(doc, "workloads"), i, wo)
 		{
 			int wi = (int) get_int(wo, "index");

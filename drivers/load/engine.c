@@ -2838,6 +2838,8 @@ load_run(const struct load_point *p, struct load_result *out,
 	int64_t t_prepare, t_connect, now, next_progress;
 	bool interrupted = false, injected = false;
 	bool edge_begun = false, edge_ended = false;
+	bool steal_begun = false, steal_ended = false;
+	struct cpu_times steal_a, steal_b;
 	struct progress_mark *mark;
 	int64_t last_ns, next_sample;
 	struct sampler sm;
@@ -2846,6 +2848,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->steal_pct = -1.0;
 	memset(&e, 0, sizeof(e));
 	memset(&ww, 0, sizeof(ww));
 	e.p = p;
@@ -3020,6 +3023,13 @@ load_run(const struct load_point *p, struct load_result *out,
 			edge_ended = true;
 			p->window_edge(p->window_edge_arg, false);
 		}
+		/* the hypervisor's steal over the window, read at its edges */
+		if (!steal_begun && now >= atomic_load(&e.window_start_ns) &&
+			!atomic_load(&e.stop))
+			steal_begun = cpu_times_read(&steal_a);
+		if (steal_begun && !steal_ended &&
+			now >= atomic_load(&e.window_end_ns))
+			steal_ended = cpu_times_read(&steal_b);
 		if (!injected && now >= e.window_start_ns + 500000000)
 		{
 			injected = true;
@@ -3051,6 +3061,10 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 	if (edge_begun && !edge_ended)
 		p->window_edge(p->window_edge_arg, false);
+	/* -t, or stopped early: the window ended with the load */
+	if (steal_begun && !steal_ended)
+		steal_ended = cpu_times_read(&steal_b);
+	out->steal_pct = steal_ended ? cpu_steal_pct(&steal_a, &steal_b) : -1.0;
 	if (ww.on)
 	{
 		/* stopped before the throughput was stable: no window at all */

@@ -360,6 +360,11 @@ struct load_result
 	double warm_drift;
 	struct load_sample *samples; /* per node and second */
 	int nsamples;
+	/*
+	 * The machine's CPU time the hypervisor gave to others during the
+	 * window, in per cent of all of it (cpu_steal_pct(); -1 unknown)
+	 */
+	double steal_pct;
 	bool interrupted;
 };
 

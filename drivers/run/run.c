@@ -1270,6 +1270,7 @@ store_point(struct run *r, const struct run_target *rt,
 	sp.duration_s = secs;
 	sp.warmup_s = (double) point->warmup_ns / 1e9;
 	sp.warmup = warmup;
+	sp.steal_pct = point->steal_pct;
 	sp.transactions = res->txns;
 	sp.failures = res->failures;
 	sp.failures_by_class = classes;

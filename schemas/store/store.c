@@ -208,10 +208,11 @@ static const struct migration
 	 "CREATE UNIQUE INDEX run_uid ON run (uid);",
 	 "UPDATE run SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;",
 	 "UPDATE run SET uid = md5(random()::text || clock_timestamp()::text"
-	 " || id::text) WHERE uid IS NULL;"},
-	/* 13 -> 14: points whose clients are spread over worker processes
-	 * (run --workers): the work posted, and each worker's share of it
-	 * (work.c; used on PostgreSQL stores only) */
+	 " || id::text) WHERE uid IS NULL;"}, /* 13 -> 14: points whose clients are
+										   * spread over worker processes (run
+										   * --workers): the work posted, and
+										   * each worker's share of it (work.c;
+										   * used on PostgreSQL stores only) */
 	{("CREATE TABLE work_point ("
 	  "  id INTEGER PRIMARY KEY,"
 	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
@@ -237,6 +238,8 @@ static const struct migration
 	  "  result TEXT, error TEXT,"
 	  "  UNIQUE (point_id, share));"),
 	 NULL, NULL},
+	/* 14 -> 15: the hypervisor's share of the CPU during each window */
+	{"ALTER TABLE point ADD COLUMN steal_pct REAL;", NULL, NULL},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -698,9 +701,9 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			 " tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			 " lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
 			 " histogram, scale, scripts, retried, retries, skipped, late,"
-			 " lag_avg_ms, lag_max_ms, warmup)"
+			 " lag_avg_ms, lag_max_ms, warmup, steal_pct)"
 			 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			 "?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
+			 "?,?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
 		goto fail;
 	sql_bind_int64(s, i++, run_id);
 	sql_bind_text(s, i++, p->variant);
@@ -742,6 +745,10 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	sql_bind_double(s, i++, p->lag_avg_ms);
 	sql_bind_double(s, i++, p->lag_max_ms);
 	sql_bind_text(s, i++, p->warmup);
+	if (p->steal_pct >= 0)
+		sql_bind_double(s, i++, p->steal_pct);
+	else
+		sql_bind_null(s, i++); /* not known (not Linux) */
 	if (sql_step(s) != SQL_ROW)
 		goto fail;
 	id = sql_col_int64(s, 0);
@@ -1268,7 +1275,7 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
 	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, " HISTOGRAM ","    \
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
-	" p.lag_max_ms, p.warmup_s, p.warmup"
+	" p.lag_max_ms, p.warmup_s, p.warmup, p.steal_pct"
 #define POINT_COLUMNS POINT_COLUMNS_HIST("p.histogram")
 
 static void
@@ -1309,6 +1316,7 @@ fill_point(struct sql_stmt *s, void *row)
 	p->lag_max_ms = sql_col_double(s, 30);
 	p->warmup_s = sql_col_double(s, 31);
 	p->warmup = col_text(s, 32);
+	p->steal_pct = sql_col_null(s, 33) ? -1 : sql_col_double(s, 33);
 }
 
 static int

@@ -22,7 +22,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 14
+#define STORE_SCHEMA_VERSION 15
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -197,7 +197,10 @@ struct store_point
 	double lat_p999_ms;
 	double lat_max_ms;
 	const char *histogram; /* hist_encode() text */
-	int scale;             /* the :scale the scripts saw */
+	/* the CPU time the hypervisor gave to others during the window, in
+	 * per cent (load_result.steal_pct); < 0: not known */
+	double steal_pct;
+	int scale; /* the :scale the scripts saw */
 	/*
 	 * JSON array, one object per script of the workload: name, weight,
 	 * transactions, failures, latency, and with -r its statements.
@@ -308,7 +311,8 @@ struct store_point_row
 	double lag_avg_ms;
 	double lag_max_ms;
 	double warmup_s;
-	char *warmup; /* JSON, NULL for a fixed warm-up (store_point) */
+	char *warmup;     /* JSON, NULL for a fixed warm-up (store_point) */
+	double steal_pct; /* < 0: not stored (older runs, not Linux) */
 };
 
 /* One script of a point (from its stored JSON), with -r's statements. */

@@ -128,6 +128,7 @@ main(int argc, char **argv)
 			p.duration_s = q->duration_s;
 			p.warmup_s = q->warmup_s;
 			p.warmup = q->warmup;
+			p.steal_pct = q->steal_pct;
 			p.transactions = (uint64_t) ((double) q->transactions * f);
 			p.failures = q->failures;
 			p.failures_by_class = q->failures_by_class;

@@ -11,6 +11,10 @@ check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
 check_eq "points" "$(sql "SELECT count(*) FROM point WHERE run_id = $run")" 3
 check_eq "clients" "$(sql "SELECT group_concat(clients) FROM (SELECT clients FROM point WHERE run_id = $run ORDER BY order_idx)")" "1,2,4"
 check_eq "jobs = clients" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND jobs = clients")" 3
+# /proc/stat's steal over each window, a share of all the CPU time
+check_eq "cpu steal stored" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND steal_pct BETWEEN 0 AND 100")" 3
+"$PGCLIFF" show "$run" | grep -q "^cpu steal during the windows: mean [0-9.]* %, worst [0-9.]* %" ||
+	fail "show: no steal line"
 check_eq "points with transactions" "$(sql "SELECT count(*) FROM point WHERE run_id = $run AND transactions > 0")" 3
 check_eq "series sums = totals" "$(sql "SELECT count(*) FROM point p WHERE run_id = $run AND transactions = (SELECT sum(transactions) FROM series s WHERE s.point_id = p.id)")" 3
 check_eq "2 seconds per series" "$(sql "SELECT count(*) FROM series s JOIN point p ON p.id = s.point_id WHERE p.run_id = $run")" 6

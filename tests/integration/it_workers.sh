@@ -97,6 +97,8 @@ grep -q "workers ready, clocks against the coordinator's: w" "$TMP/run.err" || f
 "$PGCLIFF" show 1 >"$TMP/show" 2>&1
 grep -q "^workers:  3 a point, driven by w1, w2, w3 (clocks within 0\.[0-9][0-9] ms of the run's)" "$TMP/show" ||
 	fail "show: $(head -12 "$TMP/show")"
+check_eq "every point knows the window's cpu steal (the worst share's)" \
+	"$(q "SELECT count(*) FROM point WHERE run_id = 1 AND steal_pct BETWEEN 0 AND 100")" 4
 check_eq "server samples (share 1 samples the primary)" "$(q "SELECT count(DISTINCT order_idx) FROM sample WHERE run_id = 1")" 2
 
 # a worker killed while it holds its share: the point fails, says why

@@ -141,5 +141,26 @@ main(void)
 			CHECK(process_gone(other));
 		}
 	}
+	/* the hypervisor's steal, from /proc/stat's first line */
+	{
+		struct cpu_times a, b, c;
+
+		CHECK(cpu_times_parse("cpu  100 0 50 800 10 0 0 40 0 0\n"
+							  "cpu0 50 0 25 400 5 0 0 20 0 0\n",
+							  &a));
+		CHECK_INT(a.total, 1000);
+		CHECK_INT(a.steal, 40);
+		CHECK(cpu_times_parse("intr 1\ncpu  200 0 100 1500 10 0 0 190\n", &b));
+		CHECK_INT(b.total, 2000);
+		CHECK_NEAR(cpu_steal_pct(&a, &b), 15.0, 1e-12); /* 150 of 1000 */
+		/* an old kernel's line without steal; no cpu line; time backwards */
+		CHECK(cpu_times_parse("cpu  1 2 3 4\n", &c));
+		CHECK_INT(c.steal, 0);
+		CHECK(!cpu_times_parse("cpu0 1 2 3 4\n", &c));
+		CHECK(cpu_steal_pct(&b, &a) < 0);
+		/* this machine's, where there is one */
+		if (cpu_times_read(&c))
+			CHECK(c.total >= c.steal);
+	}
 	TEST_MAIN_END("test_base");
 }

@@ -164,6 +164,7 @@ share_result(const struct dist_share *s, int k)
 	r.prepare_ms = 1.0 * (k + 1);
 	r.window_ns = 3000000000LL;
 	r.warmup_ns = 1000000000LL;
+	r.steal_pct = k == 1 ? 12.5 : k == 2 ? -1.0 : 3.0;
 	for (int i = 0; i < r.nworkloads; i++)
 	{
 		w = &r.w[i];
@@ -281,6 +282,7 @@ test_merge(void)
 	CHECK_NEAR(out.conn_ms, 30.0, 1e-12);
 	CHECK_NEAR(out.prepare_ms, 3.0, 1e-12);
 	CHECK_INT(out.window_ns, 3000000000LL);
+	CHECK_NEAR(out.steal_pct, 12.5, 1e-12); /* the worst known */
 	CHECK_INT(out.nsamples, 2);
 	CHECK_INT(out.samples[1].commits, 8);
 	CHECK_INT(out.samples[1].conflicts[1], 2);

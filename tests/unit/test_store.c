@@ -262,6 +262,7 @@ test_upgrade_from_5(const char *dbfile)
 	/* back to what pgcliff wrote before schema 6 */
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
+						   "ALTER TABLE point DROP COLUMN steal_pct;"
 						   "DROP TABLE work_share;"
 						   "DROP TABLE work_point;"
 						   "ALTER TABLE run DROP COLUMN measure;"
@@ -988,6 +989,7 @@ main(int argc, char **argv)
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 		CHECK_INT(
 			sqlite3_exec(db,
+						 "ALTER TABLE point DROP COLUMN steal_pct;"
 						 "DROP TABLE work_share;"
 						 "DROP TABLE work_point;"
 						 "ALTER TABLE point DROP COLUMN prepare_ms;"
