@@ -262,6 +262,15 @@ clock_now_ns(void)
 	return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int64_t
+clock_wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 bool
 cpu_times_parse(const char *text, struct cpu_times *out)
 {

@@ -124,6 +124,8 @@ size_t utf8_seq_len(const unsigned char *p);
  * ------------------------------------------------------------------- */
 /* Monotonic clock in nanoseconds (vDSO: no system call). */
 int64_t clock_now_ns(void);
+/* Wall clock in microseconds since the epoch (CLOCK_REALTIME). */
+int64_t clock_wall_us(void);
 /* Wall clock as "YYYY-MM-DD HH:MM:SS" UTC into buf (>= 20 bytes). */
 void clock_wall_utc(char *buf, size_t size);
 

@@ -22,15 +22,6 @@
 
 /* ------------------------------------------------------------ utilities */
 
-static int64_t
-wall_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static void
 sleep_ns(int64_t ns)
 {
@@ -1266,11 +1257,11 @@ dist_run(const struct dist_config *c, const struct load_point *lp, int order,
 	store_work_shares_free(sh, n);
 	sh = NULL;
 	/* far enough ahead for every worker to read it at its 10 ms polls */
-	start_us = wall_us() + 300000;
+	start_us = clock_wall_us() + 300000;
 	if (store_work_start(c->store, point_id, start_us, err) < 0)
 		goto fail;
 	end_ns = txmode ? 0
-					: clock_now_ns() + (start_us - wall_us()) * 1000 +
+					: clock_now_ns() + (start_us - clock_wall_us()) * 1000 +
 						  lp->warmup_ns + lp->duration_ns +
 						  DIST_RESULT_GRACE_NS + lp->duration_ns / 10;
 	rc = wait_shares(c, point_id, "done", end_ns, &sh, &n, err);
@@ -1390,7 +1381,7 @@ share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
 		if (strcmp(state, "started") == 0)
 		{
 			free(reason);
-			*start_ns = clock_now_ns() + (start_us - wall_us()) * 1000;
+			*start_ns = clock_now_ns() + (start_us - clock_wall_us()) * 1000;
 			return 0;
 		}
 		if (strcmp(state, "open") != 0)

@@ -508,15 +508,6 @@ store_run_workers(struct store *st, int64_t run_id, int *nshares, char **names,
 						   : 0;
 }
 
-static int64_t
-wall_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int
 store_clock_offset(struct store *st, double *offset_us, double *err_us,
 				   struct pgc_error *err)
@@ -536,13 +527,13 @@ store_clock_offset(struct store *st, double *offset_us, double *err_us,
 		int64_t t0, t1, server;
 
 		sql_reset(s);
-		t0 = wall_us();
+		t0 = clock_wall_us();
 		if (sql_step(s) != SQL_ROW)
 		{
 			sql_finalize(s);
 			return db_fail(st, err, "could not read the store's clock");
 		}
-		t1 = wall_us();
+		t1 = clock_wall_us();
 		server = sql_col_int64(s, 0);
 		if (best_rtt < 0 || (double) (t1 - t0) < best_rtt)
 		{
