@@ -122,6 +122,16 @@ case $rc in
 	echo "note: two blocks decided it: $(grep '^step 1: .* is ' "$TMP/out")"
 	check_eq "decided in two blocks: the last look" "$last" NO-REGRESSION
 	check_eq "decided in two blocks: stored" "$status" no-regression ;;
+1)
+	# two builds of trees that differ by a comment are two binaries: at
+	# one client their code layout alone read 0.878 [0.790, 0.976] under
+	# TSan and 0.905 [0.824, 0.994] in a dev run, a real difference that a
+	# 1 % margin may call; what must hold is that the verdict is the
+	# stored look's and the bisect names that commit
+	echo "note: two blocks found a difference: $(grep '^step 1: .* is ' "$TMP/out")"
+	check_eq "decided in two blocks: the last look" "$last" REGRESSION
+	check_eq "decided in two blocks: stored" "$status" found
+	grep -q "^first bad commit: $(rev HEAD~3)" "$TMP/out" || fail "no first bad commit line: $(cat "$TMP/out")" ;;
 *) fail "too few blocks: exit $rc"; cat "$TMP/out" "$TMP/err" ;;
 esac
 
