@@ -41,6 +41,8 @@ const struct cmd cmd_bisect = {
 		"                          latencies and the dip)\n"
 		"      --rule estimate|strict\n"
 		"                          what is a REGRESSION (see compare --help)\n"
+		"      --adjust steal|none what each block's B/A is adjusted for (see\n"
+		"                          compare --help; default steal)\n"
 		"      --budget DUR        each step's measuring at most (default\n"
 		"                          10min; builds not counted)\n"
 		"      --max-repeats N     each step's blocks at most\n"
@@ -136,6 +138,7 @@ bisect_fn(int argc, char **argv)
 		{"rule", required_argument, NULL, 5},
 		{"budget", required_argument, NULL, 6},
 		{"max-repeats", required_argument, NULL, 7},
+		{"adjust", required_argument, NULL, 13},
 		{"clients", required_argument, NULL, 'c'},
 		{"duration", required_argument, NULL, 'T'},
 		{"warmup", required_argument, NULL, 8},
@@ -187,13 +190,15 @@ bisect_fn(int argc, char **argv)
 			case 5:
 			case 6:
 			case 7:
+			case 13:
 			{
 				static const char *const names[] = {"metric", "max-regression",
 													"rule", "budget",
 													"max-repeats"};
 
-				if ((rc = cmd_parse_until(&cmd_bisect, names[ch - 3], optarg,
-										  &bc.run.until)) != 0)
+				if ((rc = cmd_parse_until(&cmd_bisect,
+										  ch == 13 ? "adjust" : names[ch - 3],
+										  optarg, &bc.run.until)) != 0)
 					goto out;
 				break;
 			}

@@ -47,6 +47,9 @@ static int report_fn(int argc, char **argv);
 	"                          its estimate beyond the margin (estimate, the\n"  \
 	"                          default), or only when the whole interval is\n"   \
 	"                          beyond the margin (strict)\n"                     \
+	"      --adjust steal|none each block's B/A read at equal CPU steal (the\n"  \
+	"                          hypervisor's share of the window, stored per\n"   \
+	"                          point; the default), or as measured (none)\n"     \
 	"      --workload W        only this workload (default: the measure's)\n"    \
 	"      --points LIST       only these client counts, e.g. 1,4,16\n"          \
 	"      --on points|geomean the verdict from every point (default), or\n"     \
@@ -124,8 +127,8 @@ const struct cmd cmd_report = {
 		"                          series or lag\n"
 		"      --workload W        with svg: the chart of this workload\n"
 		"      --clients N         with svg: the series of this sweep point\n"
-		"      --metric, --max-regression, --rule, --confidence, --seed,\n"
-		"      --points, --on      how the verdicts are judged, as compare\n" CMD_HELP_DB
+		"      --metric, --max-regression, --rule, --adjust, --confidence,\n"
+		"      --seed, --points, --on  how the verdicts are judged, as compare\n" CMD_HELP_DB
 			CMD_HELP_HELP "\n"
 		"exit codes: 0 written, 64 usage (no such run or chart), 70 store or\n"
 		"write error.\n",
@@ -156,6 +159,7 @@ struct compare_opts
 	const char *args[2];
 	enum cmp_metric metric;
 	enum cmp_rule rule;
+	enum cmp_adjust adjust;
 	enum cmp_format format;
 	int npoints;
 	int clients;
@@ -168,6 +172,7 @@ struct compare_opts
 	bool on_geomean;
 	bool on_set;
 	bool rule_set;
+	bool adjust_set;
 };
 
 static int
@@ -187,6 +192,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"check", no_argument, NULL, 9},
 		{"on", required_argument, NULL, 10},
 		{"rule", required_argument, NULL, 11},
+		{"adjust", required_argument, NULL, 14},
 		{"output", required_argument, NULL, 'o'},
 		{"chart", required_argument, NULL, 12},
 		{"clients", required_argument, NULL, 13},
@@ -308,6 +314,12 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						c, "invalid --rule \"%s\" (estimate or strict)",
 						optarg);
 				o->rule_set = true;
+				break;
+			case 14:
+				if (cmp_adjust_parse(optarg, &o->adjust) < 0)
+					return cmd_usage_error(
+						c, "invalid --adjust \"%s\" (steal or none)", optarg);
+				o->adjust_set = true;
 				break;
 			default:
 				return cmd_option_error(c, ch, argv);
@@ -440,6 +452,8 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	q.on_set = o.on_set;
 	q.rule = o.rule;
 	q.rule_set = o.rule_set;
+	q.adjust = o.adjust;
+	q.adjust_set = o.adjust_set;
 	ro.chart = o.document && strcmp(o.document, "svg") == 0
 				   ? (o.chart    ? o.chart
 					  : o.report ? "tps"

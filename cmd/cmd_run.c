@@ -125,6 +125,9 @@ const struct cmd cmd_run = {
 		"      --rule estimate|strict\n"
 		"                          what --until-decided calls a REGRESSION (see\n"
 		"                          pgcliff compare --help; default estimate)\n"
+		"      --adjust steal|none what --until-decided adjusts each block's\n"
+		"                          B/A for (see pgcliff compare --help;\n"
+		"                          default steal)\n"
 		"      --workers N         spread every point's clients over N worker\n"
 		"                          processes (pgcliff worker, on this host or\n"
 		"                          others) that meet in the store, which must\n"
@@ -229,7 +232,7 @@ struct run_opts
 	const char *standby_target; /* --target standby=CONNINFO */
 	char **variant_args;        /* --variant values, pointing into argv */
 	uint64_t seed;
-	/* --until-decided's --budget, --max-repeats, --on, --rule */
+	/* --until-decided's --budget, --max-repeats, --on, --rule, --adjust */
 	struct run_until until;
 	struct placement placement; /* --placement, when placement_set */
 	int agg_interval_s;         /* --aggregate-interval */
@@ -368,6 +371,7 @@ enum
 	OPT_MAX_REPEATS,
 	OPT_ON,
 	OPT_RULE,
+	OPT_ADJUST,
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
 	OPT_FAILURES_DETAILED,
@@ -585,8 +589,8 @@ check_options(int argc, char **argv, struct run_opts *o)
 		 o->rule_set) &&
 		!o->until_decided)
 		return cmd_usage_error(&cmd_run,
-							   "--budget, --max-repeats, --on and --rule go "
-							   "with --until-decided");
+							   "--budget, --max-repeats, --on, --rule and "
+							   "--adjust go with --until-decided");
 	if (o->until_decided && o->repeat)
 		return cmd_usage_error(&cmd_run,
 							   "--until-decided chooses the repeats: give "
@@ -675,6 +679,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"max-repeats", required_argument, NULL, OPT_MAX_REPEATS},
 		{"on", required_argument, NULL, OPT_ON},
 		{"rule", required_argument, NULL, OPT_RULE},
+		{"adjust", required_argument, NULL, OPT_ADJUST},
 		{"host", required_argument, NULL, 'h'},
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
@@ -941,15 +946,18 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_MAX_REPEATS:
 			case OPT_ON:
 			case OPT_RULE:
+			case OPT_ADJUST:
 				if ((rc = cmd_parse_until(&cmd_run,
 										  ch == OPT_BUDGET ? "budget"
 										  : ch == OPT_MAX_REPEATS
 											  ? "max-repeats"
-										  : ch == OPT_ON ? "on"
-														 : "rule",
+										  : ch == OPT_ON   ? "on"
+										  : ch == OPT_RULE ? "rule"
+														   : "adjust",
 										  optarg, &o->until)) != 0)
 					return rc;
-				o->rule_set = o->rule_set || ch == OPT_RULE;
+				o->rule_set =
+					o->rule_set || ch == OPT_RULE || ch == OPT_ADJUST;
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;

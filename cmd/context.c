@@ -56,6 +56,12 @@ cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
 			return cmd_usage_error(
 				c, "invalid --rule \"%s\" (estimate or strict)", arg);
 	}
+	else if (strcmp(name, "adjust") == 0)
+	{
+		if (cmp_adjust_parse(arg, &u->adjust) < 0)
+			return cmd_usage_error(
+				c, "invalid --adjust \"%s\" (steal or none)", arg);
+	}
 	else if (strcmp(name, "metric") == 0)
 	{
 		if (cmp_metric_parse(arg, &metric) < 0)

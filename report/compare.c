@@ -169,44 +169,93 @@ gather(const struct cmp_sample *s, int ns, const struct key *k, double *out)
 	return n;
 }
 
-/* The value of side S at K in block BLOCK of run RUN, NAN when none. */
-static double
-value_at(const struct cmp_sample *s, int ns, const struct key *k, int64_t run,
-		 int block)
+/* The sample of side S at K in block BLOCK of run RUN, NULL when none. */
+static const struct cmp_sample *
+sample_at(const struct cmp_sample *s, int ns, const struct key *k, int64_t run,
+		  int block)
 {
 	for (int i = 0; i < ns; i++)
 		if (s[i].run_id == run && s[i].block == block && at_key(&s[i], k))
-			return s[i].value;
-	return NAN;
+			return &s[i];
+	return NULL;
 }
 
-/* The pairs at K: A's values and B's of the same (run, block). */
+/*
+ * The pairs at K: A's values and B's of the same (run, block), and into
+ * DX each pair's steal, B's minus A's (NAN when either is not known).
+ */
 static int
 gather_pairs(const struct cmp_sample *a, int na, const struct cmp_sample *b,
-			 int nb, const struct key *k, double *va, double *vb)
+			 int nb, const struct key *k, double *va, double *vb, double *dx)
 {
 	int n = 0;
 
 	for (int i = 0; i < na; i++)
 	{
-		double v;
+		const struct cmp_sample *x;
 
 		if (!at_key(&a[i], k))
 			continue;
-		v = value_at(b, nb, k, a[i].run_id, a[i].block);
-		if (!isnan(v))
+		x = sample_at(b, nb, k, a[i].run_id, a[i].block);
+		if (x)
 		{
 			va[n] = a[i].value;
-			vb[n++] = v;
+			dx[n] = x->steal - a[i].steal;
+			vb[n++] = x->value;
 		}
 	}
 	return n;
+}
+
+/* Whether every one of the N pairs' covariates DX is known. */
+static bool
+all_known(const double *dx, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isfinite(dx[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A paired ratio of the N pairs (VA, VB) as O says: adjusted for the
+ * steal differences DX where O asks for it and each pair knows its own
+ * (never for windows of a point or the dip, whose steal is the point's).
+ */
+static void
+paired_ratio(const struct cmp_opts *o, const double *va, const double *vb,
+			 const double *dx, int n, bool whole_point, double theta,
+			 struct stats_ratio *r)
+{
+	if (o->adjust == CMP_ADJUST_STEAL && whole_point && o->metric != CMP_DIP &&
+		all_known(dx, n))
+		stats_ratio_adjusted(va, vb, dx, n, o->conf, o->seed, theta, r);
+	else
+		stats_ratio_test(va, n, vb, n, true, o->conf, o->seed, theta, r);
 }
 
 const char *
 cmp_rule_name(enum cmp_rule r)
 {
 	return r == CMP_RULE_STRICT ? "strict" : "estimate";
+}
+
+const char *
+cmp_adjust_name(enum cmp_adjust a)
+{
+	return a == CMP_ADJUST_NONE ? "none" : "steal";
+}
+
+int
+cmp_adjust_parse(const char *text, enum cmp_adjust *out)
+{
+	if (strcmp(text, "steal") == 0)
+		*out = CMP_ADJUST_STEAL;
+	else if (strcmp(text, "none") == 0)
+		*out = CMP_ADJUST_NONE;
+	else
+		return -1;
+	return 0;
 }
 
 int
@@ -240,7 +289,7 @@ regression_p(const struct cmp_opts *o, double est_log, double log_theta,
 static void
 judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			int nb, const struct key *k, const struct cmp_opts *o, double *va,
-			double *vb, struct cmp_point *p)
+			double *vb, double *dx, struct cmp_point *p)
 {
 	bool higher = cmp_metric_higher_is_better(o->metric);
 	double theta = higher ? 1 - o->margin : 1 + o->margin;
@@ -263,13 +312,12 @@ judge_point(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		return;
 	}
 	if (o->paired)
-		npairs = gather_pairs(a, na, b, nb, k, va, vb);
+		npairs = gather_pairs(a, na, b, nb, k, va, vb, dx);
 	if (o->paired && npairs >= 2)
 	{
 		p->paired = true;
 		p->na = p->nb = npairs;
-		stats_ratio_test(va, npairs, vb, npairs, true, o->conf, o->seed, theta,
-						 &p->r);
+		paired_ratio(o, va, vb, dx, npairs, k->window == NULL, theta, &p->r);
 	}
 	else
 	{
@@ -438,6 +486,7 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	double theta = higher ? 1 - o->margin : 1 + o->margin;
 	double *ga = xmalloc((size_t) (na + 1) * sizeof(double));
 	double *gb = xmalloc((size_t) (na + 1) * sizeof(double));
+	double *gx = xmalloc((size_t) (na + 1) * sizeof(double));
 	int nblocks = 0, m = 0;
 	double sum = 0, var = 0, df = INFINITY;
 
@@ -459,7 +508,7 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		/* blocks (run, block) of A in which every judged point has a pair */
 		for (int i = 0; i < na; i++)
 		{
-			double la = 0, lb = 0;
+			double la = 0, lb = 0, x = 0;
 			int have = 0;
 			bool dup = false;
 
@@ -471,22 +520,24 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 			{
 				const struct cmp_point *pt = &res->points[p];
 				struct key k = {pt->workload, NULL, pt->clients, 0};
-				double va, vb;
+				const struct cmp_sample *sa, *sb;
 
 				if (pt->verdict == CMP_MISSING || pt->window ||
 					strcmp(pt->workload, c->workload) != 0)
 					continue;
-				va = value_at(a, na, &k, a[i].run_id, a[i].block);
-				vb = value_at(b, nb, &k, a[i].run_id, a[i].block);
-				if (isnan(va) || isnan(vb) || va <= 0 || vb <= 0)
+				sa = sample_at(a, na, &k, a[i].run_id, a[i].block);
+				sb = sample_at(b, nb, &k, a[i].run_id, a[i].block);
+				if (!sa || !sb || !(sa->value > 0) || !(sb->value > 0))
 					break;
-				la += log(va);
-				lb += log(vb);
+				la += log(sa->value);
+				lb += log(sb->value);
+				x += sb->steal - sa->steal;
 				have++;
 			}
 			if (have == m)
 			{
 				ga[nblocks] = exp(la / m);
+				gx[nblocks] = x / m; /* the block's mean steal difference */
 				gb[nblocks++] = exp(lb / m);
 			}
 		}
@@ -494,8 +545,8 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 		{
 			struct stats_ratio r;
 
-			stats_ratio_test(ga, nblocks, gb, nblocks, true, o->conf, o->seed,
-							 theta, &r);
+			paired_ratio(o, ga, gb, gx, nblocks, true, theta, &r);
+			c->geo_r = r;
 			c->geo_paired = true;
 			c->geo_ratio = r.ratio;
 			c->geo_lo = r.lo;
@@ -541,6 +592,7 @@ geo_mean(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 out:
 	free(ga);
 	free(gb);
+	free(gx);
 }
 
 /* The geometric means judged like points, Holm over the workloads. */
@@ -721,13 +773,14 @@ compare_samples(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	struct key *keys = collect_keys(a, na, b, nb, &nkeys);
 	double *va = xmalloc((size_t) (na + 1) * sizeof(double));
 	double *vb = xmalloc((size_t) (nb + 1) * sizeof(double));
+	double *dx = xmalloc((size_t) (na + 1) * sizeof(double));
 
 	memset(out, 0, sizeof(*out));
 	out->opts = *opts;
 	out->points = xcalloc((size_t) nkeys + 1, sizeof(*out->points));
 	out->npoints = nkeys;
 	for (int i = 0; i < nkeys; i++)
-		judge_point(a, na, b, nb, &keys[i], opts, va, vb, &out->points[i]);
+		judge_point(a, na, b, nb, &keys[i], opts, va, vb, dx, &out->points[i]);
 	verdicts(out);
 	curves(a, na, b, nb, out);
 	window_facts(a, na, b, nb, out);
@@ -755,6 +808,7 @@ compare_samples(const struct cmp_sample *a, int na, const struct cmp_sample *b,
 	free(keys);
 	free(va);
 	free(vb);
+	free(dx);
 }
 
 void

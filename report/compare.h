@@ -58,6 +58,8 @@ struct cmp_sample
 						 * window until tps is back within 5 % of
 						 * "before"; < 0 never; NAN unknown */
 	int order_idx;      /* the plan step it was measured at (stored points) */
+	double steal;       /* the CPU steal of its window, per cent; NAN not
+						 * known (older runs, windows of a point) */
 };
 
 /*
@@ -78,6 +80,28 @@ enum cmp_rule
 };
 
 const char *cmp_rule_name(enum cmp_rule r);
+
+/*
+ * What a paired ratio is adjusted for:
+ *   steal  the CPU steal of each window (a shared host's other guests):
+ *          log B/A is regressed on B's steal minus A's over the blocks
+ *          and B/A is read at equal steal (stats_ratio_adjusted()), when
+ *          every pair knows its steal, 4 pairs or more, and the steal
+ *          differs between them at all;
+ *   none   the plain mean of the blocks' log B/A.
+ * Steal is the hypervisor's, not the variant's, so an A/A comparison
+ * keeps its guarantee either way; on this 2-vCPU guest it took the sd of
+ * a block's log B/A from 0.149 to 0.084 (README, "Verdicts").
+ */
+enum cmp_adjust
+{
+	CMP_ADJUST_STEAL = 0,
+	CMP_ADJUST_NONE
+};
+
+const char *cmp_adjust_name(enum cmp_adjust a);
+/* "steal" or "none" into *OUT; -1 when neither. */
+int cmp_adjust_parse(const char *text, enum cmp_adjust *out);
 /* "estimate" or "strict" into *OUT; -1 when neither. */
 int cmp_rule_parse(const char *text, enum cmp_rule *out);
 
@@ -90,6 +114,7 @@ struct cmp_opts
 	bool paired;     /* pair samples by (run, block) */
 	bool on_geomean; /* the outcome from the sweep's geometric means */
 	enum cmp_rule rule;
+	enum cmp_adjust adjust; /* of paired ratios */
 };
 
 enum cmp_verdict
@@ -145,6 +170,8 @@ struct cmp_curve
 	const struct cmp_point *top;
 	double geo_ratio, geo_lo, geo_hi; /* geometric mean of the ratios */
 	bool geo_paired;
+	struct stats_ratio geo_r; /* geo_paired: the test itself (its spread,
+							   * its adjustment) */
 	/* the geometric mean judged like a point, Holm over the workloads */
 	double geo_p_regression, geo_p_no_regression;
 	enum cmp_verdict geo_verdict;
@@ -330,6 +357,10 @@ struct cmp_query
 	uint64_t seed;
 	bool on_geomean;
 	bool on_set; /* false: a sequential run's own "on" (points, geomean) */
+	enum cmp_adjust adjust;
+	/* false: a sequential run's own (none before it was stored), else
+	 * steal (the default) */
+	bool adjust_set;
 	bool no_why; /* true: leave cmp_result.why empty (a run's own looks) */
 };
 
@@ -376,6 +407,7 @@ struct cmp_look
 	int metric;    /* -1: the run's measure:, else an enum cmp_metric */
 	enum cmp_rule rule;
 	bool on_geomean; /* each workload's geometric mean, not each point */
+	enum cmp_adjust adjust;
 };
 
 /*

@@ -52,6 +52,7 @@ point_sample(struct cmp_side *sd, const struct store_point_row *p,
 	s->block = p->repeat_idx;
 	s->order_idx = p->order_idx;
 	s->value = value;
+	s->steal = NAN; /* a window's is not known: the point's is set below */
 	return s;
 }
 
@@ -201,6 +202,7 @@ build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 		s = point_sample(sd, p, v);
 		s->tps = p->tps;
 		s->recovery_s = recovery;
+		s->steal = p->steal_pct >= 0 ? p->steal_pct : NAN;
 		add_run(sd, p->run_id);
 		if (metric == CMP_TPS && add_window_samples(st, sd, p, err) < 0)
 			return -1;
@@ -322,9 +324,11 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 	co->conf = q->conf;
 	co->on_geomean = q->on_geomean;
 	co->rule = q->rule_set ? q->rule : CMP_RULE_ESTIMATE;
-	if ((q->conf_set && q->on_set && q->rule_set) || a->nruns != 1 ||
-		b->nruns != 1 || a->runs[0] != b->runs[0] || a->block_hi >= 0 ||
-		b->block_hi >= 0 || store_get_run(st, a->runs[0], &run, &ignored) < 0)
+	co->adjust = q->adjust_set ? q->adjust : CMP_ADJUST_STEAL;
+	if ((q->conf_set && q->on_set && q->rule_set && q->adjust_set) ||
+		a->nruns != 1 || b->nruns != 1 || a->runs[0] != b->runs[0] ||
+		a->block_hi >= 0 || b->block_hi >= 0 ||
+		store_get_run(st, a->runs[0], &run, &ignored) < 0)
 		return;
 	plan = run.plan ? json_loads(run.plan, 0, NULL) : NULL;
 	seq = json_object_get(plan, "sequential");
@@ -337,6 +341,7 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 			(int) json_integer_value(json_object_get(seq, "max_blocks")));
 		const char *on = json_string_value(json_object_get(seq, "on"));
 		const char *rule = json_string_value(json_object_get(seq, "rule"));
+		const char *adjust = json_string_value(json_object_get(seq, "adjust"));
 
 		d.alpha = json_real_value(json_object_get(seq, "alpha"));
 		d.rho = json_real_value(json_object_get(seq, "rho"));
@@ -358,6 +363,10 @@ judge_as_stored(struct store *st, const struct cmp_side *a,
 			co->rule = CMP_RULE_STRICT;
 		if (!q->rule_set && rule)
 			(void) cmp_rule_parse(rule, &co->rule);
+		/* and before the steal adjustment was, without it */
+		if (!q->adjust_set &&
+			(adjust == NULL || cmp_adjust_parse(adjust, &co->adjust) < 0))
+			co->adjust = CMP_ADJUST_NONE;
 	}
 	json_decref(plan);
 	store_run_row_release(&run);
@@ -526,6 +535,8 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	q.on_set = true;
 	q.rule = how->rule;
 	q.rule_set = true;
+	q.adjust = how->adjust;
+	q.adjust_set = true;
 	q.margin = how->margin;
 	if (how->metric >= 0)
 	{
@@ -550,6 +561,14 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 						p->workload, p->window ? " " : "",
 						p->window ? p->window : "", p->clients, p->r.ratio,
 						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
+			/* the variance the look saw, stored with it */
+			if (p->r.adjusted)
+				strbuf_addf(detail,
+							" (at equal steal; block sd %.3f, %.3f as "
+							"measured)",
+							p->r.sd_unit, p->r.sd_raw);
+			else if (p->paired && isfinite(p->r.sd_unit))
+				strbuf_addf(detail, " (block sd %.3f)", p->r.sd_unit);
 		}
 		for (int i = 0; i < res.ncurves && how->on_geomean; i++)
 			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",

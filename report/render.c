@@ -88,14 +88,15 @@ add_cliff(struct strbuf *out, const struct cmp_side_curve *c)
 
 /*
  * The spread of one block of point P: the sd of its per-block log ratios
- * (paired, two blocks or more), else NAN.  What a budget is chosen by.
+ * (paired, two blocks or more), or of what the steal leaves of them when
+ * adjusted; else NAN.  What a budget is chosen by.
  */
 static double
 block_sd(const struct cmp_point *p)
 {
 	if (!p->paired || p->r.n < 2 || !isfinite(p->r.se_log))
 		return NAN;
-	return p->r.se_log * sqrt(p->r.n);
+	return p->r.sd_unit;
 }
 
 /* "spread per block: sd of log B/A 0.098 (0.071-0.130 over 4 points)" */
@@ -103,19 +104,27 @@ static void
 add_spread(struct strbuf *out, const struct cmp_result *r,
 		   const struct cmp_curve *c, const char *indent, const char *sep)
 {
-	double lo = INFINITY, hi = -INFINITY, *v;
-	int n = 0;
+	double lo = INFINITY, hi = -INFINITY, *v, *raw, *slope;
+	int n = 0, nadj = 0;
 
 	v = xmalloc((size_t) (r->npoints + 1) * sizeof(double));
+	raw = xmalloc((size_t) (r->npoints + 1) * sizeof(double));
+	slope = xmalloc((size_t) (r->npoints + 1) * sizeof(double));
 	for (int i = 0; i < r->npoints; i++)
 	{
-		double sd = block_sd(&r->points[i]);
+		const struct cmp_point *p = &r->points[i];
+		double sd = block_sd(p);
 
-		if (strcmp(r->points[i].workload, c->workload) != 0 || isnan(sd))
+		if (strcmp(p->workload, c->workload) != 0 || isnan(sd))
 			continue;
 		v[n++] = sd;
 		lo = fmin(lo, sd);
 		hi = fmax(hi, sd);
+		if (p->r.adjusted)
+		{
+			raw[nadj] = p->r.sd_raw;
+			slope[nadj++] = p->r.slope;
+		}
 	}
 	if (n > 0)
 	{
@@ -124,8 +133,18 @@ add_spread(struct strbuf *out, const struct cmp_result *r,
 		if (n > 1)
 			strbuf_addf(out, " (median of %d points, %.3f to %.3f)", n, lo,
 						hi);
+		/* what the steal took: the spread without the adjustment */
+		if (nadj > 0)
+			strbuf_addf(out,
+						"%s%s  at equal CPU steal%s; %.3f as measured, B/A "
+						"%+.1f %% per point of B's steal over A's",
+						sep, indent, nadj < n ? " where known" : "",
+						report_median(raw, nadj),
+						100 * (exp(report_median(slope, nadj)) - 1));
 	}
 	free(v);
+	free(raw);
+	free(slope);
 }
 
 /* The curve facts in one paragraph, for text and Markdown. */
@@ -208,7 +227,17 @@ pairing(const struct cmp_result *r, char *buf, size_t size)
 {
 	int judged, paired = count_paired(r, &judged);
 
-	if (judged > 0 && paired == judged)
+	int adjusted = 0;
+
+	for (int i = 0; i < r->npoints; i++)
+		adjusted +=
+			r->points[i].verdict != CMP_MISSING && r->points[i].r.adjusted;
+	if (judged > 0 && paired == judged && adjusted == judged)
+		snprintf(buf, size, "paired by block, at equal CPU steal");
+	else if (judged > 0 && paired == judged && adjusted > 0)
+		snprintf(buf, size, "paired by block, at equal CPU steal at %d",
+				 adjusted);
+	else if (judged > 0 && paired == judged)
 		snprintf(buf, size, "paired by block");
 	else if (paired == 0)
 		snprintf(buf, size, "unpaired%s",
@@ -757,6 +786,14 @@ json_point(const struct cmp_point *p)
 				  json_num(missing ? NAN : p->r.hi, "%.6f"));
 
 	json_object_set_new(o, "block_sd", json_num(block_sd(p), "%.6g"));
+	/* B/A at equal steal: the spread without it, B/A per point of steal */
+	json_object_set_new(o, "steal_adjusted",
+						p->r.adjusted
+							? json_pack("{s:o, s:o}", "block_sd_measured",
+										json_num(p->r.sd_raw, "%.6g"),
+										"log_ratio_per_pct",
+										json_num(p->r.slope, "%.6g"))
+							: json_null());
 	json_object_set_new(o, "p_regression", json_num(p->p_regression, "%.6g"));
 	json_object_set_new(o, "p_no_regression",
 						json_num(p->p_no_regression, "%.6g"));
@@ -875,6 +912,8 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
 		"paired", all_paired(r), "bootstrap_seed", (json_int_t) o->seed);
 	json_object_set_new(doc, "rule", json_string(cmp_rule_name(o->rule)));
+	json_object_set_new(doc, "adjust",
+						json_string(cmp_adjust_name(o->adjust)));
 	json_object_set_new(doc, "outcome",
 						json_string(cmp_outcome_name(r->outcome)));
 	json_object_set_new(doc, "gate_exit_code", json_integer((int) r->outcome));

@@ -44,6 +44,14 @@ struct stats_ratio
 	double p_below, p_above;
 	/* the same against 1: whether B differs from A at all */
 	double p_below_one, p_above_one;
+	/*
+	 * The spread of one pair's log B/A (paired, N >= 2; else NAN): the
+	 * sd of the log ratios, or with ADJUSTED the sd of what the covariate
+	 * leaves (the residuals); SD_RAW the sd without it, SLOPE the change
+	 * of log B/A per unit of the covariate.
+	 */
+	bool adjusted;
+	double sd_unit, sd_raw, slope;
 };
 
 #define STATS_BOOTSTRAP_RESAMPLES 4000
@@ -68,6 +76,23 @@ void stats_ratio_unpaired(const double *a, int na, const double *b, int nb,
 void stats_ratio_test(const double *a, int na, const double *b, int nb,
 					  bool paired, double conf, uint64_t seed, double theta,
 					  struct stats_ratio *out);
+
+/*
+ * B/A from N pairs as stats_ratio_test() paired, adjusted for a covariate
+ * X[i] of pair i measured outside the comparison (the CPU steal of B's
+ * window minus A's): log(B[i]/A[i]) = est + slope * X[i] + e[i] by least
+ * squares, and the estimate is B/A at X = 0, its t interval from the
+ * residuals with N - 2 degrees of freedom (the standard error of an
+ * intercept: s * sqrt(1/N + mean(X)^2 / Sxx)), its bootstrap resampling
+ * the pairs and refitting.  Valid when X does not depend on which side
+ * is which (A/A: X is as likely reversed), so an A/A comparison is still
+ * called worse at most (1 - conf) / 2 of the time.  With fewer than 4
+ * pairs or X without spread, exactly stats_ratio_test() paired
+ * (ADJUSTED false).
+ */
+void stats_ratio_adjusted(const double *a, const double *b, const double *x,
+						  int n, double conf, uint64_t seed, double theta,
+						  struct stats_ratio *out);
 
 /*
  * How many more repeats would likely put R's interval wholly on one side

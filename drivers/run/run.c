@@ -1838,6 +1838,7 @@ until_block_done(struct run *r, int blocks)
 	how.margin = r->c.until.margin;
 	how.metric = r->c.until.metric;
 	how.rule = r->c.until.rule;
+	how.adjust = r->c.until.adjust;
 	how.on_geomean = r->c.until.on_geomean;
 	if (compare_look(r->store, r->run_id, names, r->nvars, &how,
 					 &r->until_outcome, &detail, &r->until_err) < 0)
@@ -2007,11 +2008,12 @@ plan_json(const struct run *r)
 	if (r->seq.alpha > 0)
 		json_object_set_new(
 			doc, "sequential",
-			json_pack("{s:f, s:f, s:f, s:i, s:s, s:s}", "alpha", r->seq.alpha,
-					  "rho", r->seq.rho, "growth", r->seq.growth, "max_blocks",
-					  r->repeat, "on",
+			json_pack("{s:f, s:f, s:f, s:i, s:s, s:s, s:s}", "alpha",
+					  r->seq.alpha, "rho", r->seq.rho, "growth", r->seq.growth,
+					  "max_blocks", r->repeat, "on",
 					  r->c.until.on_geomean ? "geomean" : "points", "rule",
-					  cmp_rule_name(r->c.until.rule)));
+					  cmp_rule_name(r->c.until.rule), "adjust",
+					  cmp_adjust_name(r->c.until.adjust)));
 	return json_text(doc);
 }
 

@@ -101,8 +101,9 @@ struct run_until
 	int max_repeats;   /* blocks at most; 0: as many as the budget holds */
 	int metric;        /* -1: the recipe's measure:, else enum cmp_metric */
 	enum cmp_rule rule;
-	bool on;         /* until decided; without it the rest is unused */
-	bool on_geomean; /* decided by each workload's geometric mean */
+	enum cmp_adjust adjust; /* of the paired ratios (compare.h) */
+	bool on;                /* until decided; without it the rest is unused */
+	bool on_geomean;        /* decided by each workload's geometric mean */
 };
 
 /*

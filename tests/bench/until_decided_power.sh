@@ -15,8 +15,8 @@
 #   environment: WORKLOAD txid (SELECT txid_current(), prepared; default)
 #                or select (pgbench's select-only, scale 10, prepared);
 #                CLIENTS (1), WINDOW (3s), PLACEMENT (auto), RULE
-#                (estimate), ON (points), PGCLIFF, POWER_DB (keep the
-#                runs in this store, and add to it)
+#                (estimate), ON (points), ADJUST (steal), PGCLIFF,
+#                POWER_DB (keep the runs in this store, and add to it)
 #
 # Prints one line per gate and then: the verdicts, the time to a decision
 # (median and 90th percentile over all gates, an undecided one counting
@@ -36,6 +36,7 @@ window=${WINDOW:-3s}
 placement=${PLACEMENT:-auto}
 rule=${RULE:-estimate}
 on=${ON:-points}
+adjust=${ADJUST:-steal}
 
 case $scenario in
 aa) slow="fsync: off" ;;
@@ -74,7 +75,7 @@ printf '%-5s %-6s %-14s %7s %9s\n' gate run verdict blocks seconds
 for ((g = 1; g <= gates; g++)); do
 	set +e
 	"$pgcliff" run "$tmp/power.yaml" -q --until-decided --budget "$budget" \
-		--placement "$placement" --rule "$rule" --on "$on" \
+		--placement "$placement" --rule "$rule" --on "$on" --adjust "$adjust" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	set -e
@@ -91,7 +92,7 @@ done
 
 echo
 echo "scenario $scenario, workload $workload, $clients client(s), $window windows," \
-	"placement $placement, rule $rule, on $on, budget $budget:"
+	"placement $placement, rule $rule, on $on, adjust $adjust, budget $budget:"
 awk '{n[$1]++; t[NR] = $3; b[NR] = $2}
      END {
        printf "  verdicts: REGRESSION %d, NO-REGRESSION %d, INCONCLUSIVE %d of %d\n",
@@ -112,3 +113,21 @@ sqlite3 -separator ' ' "$PGCLIFF_DB" "
 	awk '{n = $1; m = $2; v = ($3 - m * m) * n / (n - 1); se = sqrt(v / n)
 	      printf "  true B/A (every block pooled): %.4f [%.4f, %.4f] from %d blocks; sd of a block'"'"'s log B/A %.4f\n",
 	        exp(m), exp(m - 1.96 * se), exp(m + 1.96 * se), n, sqrt(v)}'
+# the same blocks at equal steal: log B/A regressed on B's steal minus A's
+sqlite3 -separator ' ' "$PGCLIFF_DB" "
+  SELECT ln(b.tps / a.tps), b.steal_pct - a.steal_pct
+  FROM point a JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
+    AND b.repeat_idx = a.repeat_idx AND b.workload = a.workload AND b.variant = 'b'
+  WHERE a.variant = 'a' AND a.run_id > $first
+    AND a.steal_pct >= 0 AND b.steal_pct >= 0" |
+	awk '{n++; y[n] = $1; x[n] = $2; sy += $1; sx += $2}
+	     END {
+	       if (n < 4) exit
+	       mx = sx / n; my = sy / n
+	       for (i = 1; i <= n; i++) {sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my)}
+	       if (sxx <= 0) exit
+	       b = sxy / sxx; a = my - b * mx
+	       for (i = 1; i <= n; i++) rss += (y[i] - a - b * x[i]) ^ 2
+	       s = sqrt(rss / (n - 2)); se = s * sqrt(1 / n + mx * mx / sxx)
+	       printf "  true B/A at equal steal: %.4f [%.4f, %.4f]; sd of a block'"'"'s log B/A at equal steal %.4f; B/A %+.2f %% per point of steal\n",
+	         exp(a), exp(a - 1.96 * se), exp(a + 1.96 * se), s, 100 * (exp(b) - 1)}'

@@ -22,7 +22,7 @@ variants:
 YAML
 
 "$PGCLIFF" run "$TMP/u.yaml" --seed 7 --until-decided --max-repeats 3 --on geomean \
-	--rule strict -q >"$TMP/out" 2>"$TMP/err"
+	--rule strict --adjust none -q >"$TMP/out" 2>"$TMP/err"
 rc=$?
 case $rc in 0|1|2) echo "ok: exit $rc (a gate's)" ;; *) fail "exit $rc"; cat "$TMP/err" ;; esac
 run=$(sql "SELECT max(id) FROM run")
@@ -38,7 +38,7 @@ check_eq "the confidence falls look by look (alpha spending, rho 2)" \
 check_eq "stopped as decided, or at the last block" \
 	"$(sql "SELECT (stop = 'decided') = (outcome <> 'INCONCLUSIVE') AND (stop <> 'max-repeats' OR blocks = 3) FROM look WHERE run_id = $run AND stop IS NOT NULL")" 1
 check_eq "the plan names the design" \
-	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.on') || ' ' || json_extract(plan, '\$.sequential.rule') FROM run WHERE id = $run")" "3 geomean strict"
+	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.on') || ' ' || json_extract(plan, '\$.sequential.rule') || ' ' || json_extract(plan, '\$.sequential.adjust') FROM run WHERE id = $run")" "3 geomean strict none"
 grep -q "^look 1 after 2 blocks" "$TMP/err" || fail "no look on stderr: $(cat "$TMP/err")"
 # the gate on the stored run: the same verdict, at the last look's confidence
 "$PGCLIFF" gate "$run" --format json >"$TMP/gate.json"
@@ -47,7 +47,7 @@ check_eq "gate's confidence is the last look's" \
 	"$(sqlite3 :memory: "SELECT round(json_extract(readfile('$TMP/gate.json'), '\$.confidence'), 4)")" \
 	"$(sql "SELECT round(confidence, 4) FROM look WHERE run_id = $run ORDER BY look DESC LIMIT 1")"
 check_eq "gate's rule is the run's" \
-	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/gate.json'), '\$.rule')")" strict
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/gate.json'), '\$.rule') || ' ' || json_extract(readfile('$TMP/gate.json'), '\$.adjust')")" "strict none"
 "$PGCLIFF" show "$run" >"$TMP/show"
 grep -q "^looks (--until-decided" "$TMP/show" || fail "show prints no looks"
 
@@ -65,6 +65,15 @@ run=$(sql "SELECT max(id) FROM run")
 check_eq "the design holds the budget's blocks, the default rule" \
 	"$(sql "SELECT json_extract(plan, '\$.sequential.max_blocks') || ' ' || json_extract(plan, '\$.sequential.rule') FROM run WHERE id = $run")" "$most estimate"
 check_eq "the schedule is stored" "$(sql "SELECT json_extract(plan, '\$.sequential.growth') FROM run WHERE id = $run")" 1.5
+check_eq "the default adjustment is stored" "$(sql "SELECT json_extract(plan, '\$.sequential.adjust') FROM run WHERE id = $run")" steal
+# gate judges it as it judged itself: at equal steal, the same verdict
+"$PGCLIFF" gate "$run" --format json >"$TMP/gate.json"
+check_eq "gate on the stored run exits as the run did (adjusted)" $? $rc
+check_eq "gate adjusts as the run did" \
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('$TMP/gate.json'), '\$.adjust')")" steal
+# every look stored what it saw of the spread
+check_eq "each look's detail gives the spread of a block" \
+	"$(sql "SELECT count(*) FROM look WHERE run_id = $run AND detail NOT LIKE '%block sd %'")" 0
 # looks after blocks 2, 3, 5, 8 ... and the last one planned, or a last
 # one when the budget ends
 bad=$(sql "SELECT count(*) FROM look WHERE run_id = $run AND blocks NOT IN (2, 3, 5, 8, $most) AND stop IS NOT 'budget'")

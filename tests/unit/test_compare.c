@@ -19,8 +19,8 @@ static struct cmp_sample
 sample(const char *workload, int clients, int64_t run, int block, double value,
 	   double tps)
 {
-	struct cmp_sample s = {workload, clients, run, block, value,
-						   tps,      NULL,    0,   NAN,   0};
+	struct cmp_sample s = {workload, clients, run, block, value, tps,
+						   NULL,     0,       NAN, 0,     NAN};
 
 	return s;
 }
@@ -72,8 +72,9 @@ test_verdicts(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[64], b[64];
 	int n = make_samples(a, b, 7, 7, 4);
-	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, false,
-						 CMP_RULE_ESTIMATE};
+	struct cmp_opts o = {
+		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL};
 	struct cmp_result r;
 	struct cmp_labels l = {"run 7, variant locks8", "run 7, variant locks64",
 						   "xloginsert_locks"};
@@ -131,7 +132,7 @@ test_verdicts(const char *golden_dir, bool update)
 	make_samples(a, b, 7, 8, 4);
 	compare_samples(a, n, b, n,
 					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false, false,
-									   CMP_RULE_ESTIMATE},
+									   CMP_RULE_ESTIMATE, CMP_ADJUST_STEAL},
 					&r);
 	CHECK(!r.points[1].paired);
 	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
@@ -169,8 +170,9 @@ test_windows(const char *golden_dir, bool update)
 	const double tps_a[] = {16000, 20000, 8000, 19800};
 	const double tps_b[] = {17500, 20000, 14000, 19900};
 	const double rec_b[NBLOCKS] = {5, 4, 6, -1, 5};
-	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, false,
-						 CMP_RULE_ESTIMATE};
+	struct cmp_opts o = {
+		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL};
 	struct cmp_labels l = {"run 3, variant kax32", "run 3, variant kax1024",
 						   "kax_compress"};
 	struct cmp_result r;
@@ -244,8 +246,9 @@ static void
 test_geomean_gate(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
-	struct cmp_opts o = {CMP_TPS,          0.03, 0.95, 5432, true, true,
-						 CMP_RULE_ESTIMATE};
+	struct cmp_opts o = {
+		CMP_TPS,         0.03, 0.95, 5432, true, true, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL};
 	struct cmp_labels l = {"run 5, variant a", "run 5, variant slow",
 						   "txid_current"};
 	struct cmp_result r;
@@ -291,7 +294,8 @@ test_latency(void)
 						 1,
 						 true,
 						 false,
-						 CMP_RULE_ESTIMATE};
+						 CMP_RULE_ESTIMATE,
+						 CMP_ADJUST_STEAL};
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
@@ -319,7 +323,9 @@ test_holm(void)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
 	struct cmp_result r;
-	struct cmp_opts o = {CMP_TPS, 0.03, 0.95, 1, true, false, CMP_RULE_STRICT};
+	struct cmp_opts o = {
+		CMP_TPS,         0.03, 0.95, 1, true, false, CMP_RULE_STRICT,
+		CMP_ADJUST_STEAL};
 	/* a drop to 0.925 with ~3 % noise: decided alone, not among 4 */
 	const double nb[NBLOCKS] = {0.96, 1.03, 0.99, 1.02, 0.97};
 	double p_alone;
@@ -352,8 +358,10 @@ one_point(enum cmp_metric m, enum cmp_rule rule, double ratio)
 {
 	const double nz[NBLOCKS] = {0.995, 1.004, 0.998, 1.003, 1.0};
 	struct cmp_sample a[NBLOCKS], b[NBLOCKS];
-	struct cmp_opts o = {
-		m, cmp_metric_default_margin(m), 0.95, 1, true, false, rule};
+	struct cmp_opts o = {m,    cmp_metric_default_margin(m),
+						 0.95, 1,
+						 true, false,
+						 rule, CMP_ADJUST_STEAL};
 	struct cmp_result r;
 	enum cmp_verdict v;
 
@@ -538,6 +546,59 @@ test_history_render(const char *golden_dir, bool update)
 	strbuf_release(&sb);
 }
 
+/*
+ * A variant 5 % slower on a host that steals CPU now and then: B's
+ * blocks with B's steal over A's read lower.  Adjusted (the default) the
+ * point and the geometric mean read B/A at equal steal and their spread is
+ * what the steal leaves; --adjust none, or a block without its steal,
+ * reads the plain mean; windows of a point are never adjusted.
+ */
+static void
+test_steal_adjusted(void)
+{
+	static const double steal_a[8] = {0, 0, 12, 0, 1, 0, 0, 3};
+	static const double steal_b[8] = {0, 9, 0, 0, 0, 15, 2, 0};
+	static const double noise[8] = {1.01, 0.99, 1.00, 1.02,
+									0.98, 1.00, 1.01, 0.99};
+	struct cmp_sample a[8], b[8];
+	struct cmp_opts o = {
+		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL};
+	struct cmp_result adj, raw;
+
+	for (int k = 0; k < 8; k++)
+	{
+		a[k] = sample("txid", 1, 1, k, 10000 * exp(-0.03 * steal_a[k]), 0);
+		b[k] = sample("txid", 1, 1, k,
+					  9500 * noise[k] * exp(-0.03 * steal_b[k]), 0);
+		a[k].steal = steal_a[k];
+		b[k].steal = steal_b[k];
+	}
+	compare_samples(a, 8, b, 8, &o, &adj);
+	CHECK(adj.points[0].r.adjusted);
+	CHECK_NEAR(adj.points[0].r.slope, -0.03, 0.005);
+	CHECK_NEAR(adj.points[0].r.ratio, 0.95, 0.01);
+	CHECK(adj.points[0].r.sd_unit < adj.points[0].r.sd_raw / 3);
+	CHECK_INT(adj.points[0].verdict, CMP_REGRESSION);
+	CHECK(adj.curves[0].geo_r.adjusted);
+	CHECK_NEAR(adj.curves[0].geo_ratio, adj.points[0].r.ratio, 1e-12);
+	o.adjust = CMP_ADJUST_NONE;
+	compare_samples(a, 8, b, 8, &o, &raw);
+	CHECK(!raw.points[0].r.adjusted && !raw.curves[0].geo_r.adjusted);
+	/* the plain mean: the steal's blocks widen it past a decision */
+	CHECK(raw.points[0].r.hi - raw.points[0].r.lo >
+		  2 * (adj.points[0].r.hi - adj.points[0].r.lo));
+	CHECK(raw.points[0].verdict != CMP_REGRESSION);
+	compare_result_free(&raw);
+	/* one block without its steal: nothing to adjust by */
+	o.adjust = CMP_ADJUST_STEAL;
+	b[3].steal = NAN;
+	compare_samples(a, 8, b, 8, &o, &raw);
+	CHECK(!raw.points[0].r.adjusted);
+	compare_result_free(&raw);
+	compare_result_free(&adj);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -555,6 +616,7 @@ main(int argc, char **argv)
 	test_latency();
 	test_holm();
 	test_rules();
+	test_steal_adjusted();
 	test_pvalues_agree_with_interval();
 	test_repeats_to_decide();
 	test_history();

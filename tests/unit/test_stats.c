@@ -50,6 +50,40 @@ coverage(bool paired, int n, int trials)
 	return (double) covered / trials;
 }
 
+/*
+ * Coverage of 0.9 by stats_ratio_adjusted() over TRIALS experiments of N
+ * blocks whose log ratio falls 0.03 per point of steal difference X (a
+ * burst on either side a third of the time).
+ */
+static double
+coverage_adjusted(int n, int trials)
+{
+	struct prng r;
+	double a[16], b[16], x[16];
+	int covered = 0;
+
+	prng_seed(&r, 2026);
+	for (int t = 0; t < trials; t++)
+	{
+		struct stats_ratio res;
+
+		for (int i = 0; i < n; i++)
+		{
+			double sa = prng_double(&r) < 0.33 ? 10 * prng_double(&r) : 0;
+			double sb = prng_double(&r) < 0.33 ? 10 * prng_double(&r) : 0;
+
+			x[i] = sb - sa;
+			a[i] = 1000 * exp(0.05 * normal(&r) - 0.03 * sa);
+			b[i] = 900 * exp(0.05 * normal(&r) - 0.03 * sb);
+		}
+		stats_ratio_adjusted(a, b, x, n, 0.95, (uint64_t) t, 1, &res);
+		if (res.lo <= 0.9 && 0.9 <= res.hi)
+			covered++;
+		CHECK(res.lo <= res.t_lo && res.hi >= res.t_hi);
+	}
+	return (double) covered / trials;
+}
+
 int
 main(void)
 {
@@ -149,14 +183,63 @@ main(void)
 		CHECK_NEAR(r2.p_above, 0.9865, 1e-12);
 	}
 
+	/*
+	 * Adjusted for a covariate: log B/A on a line -0.05 - 0.03 x with
+	 * residuals 0.01 (1, -1, -1, 1), orthogonal to 1 and to x, so that
+	 * the intercept is exactly -0.05, the residual sd sqrt(4e-4 / 2), and
+	 * its standard error that sd times sqrt(1/4 + 1.5^2 / 5).
+	 */
+	{
+		const double x[4] = {0, 1, 2, 3}, e[4] = {1, -1, -1, 1};
+		double a[4], b[4];
+		struct stats_ratio r, p;
+		double sd = sqrt(4e-4 / 2), se = sd * sqrt(0.25 + 2.25 / 5);
+
+		for (int i = 0; i < 4; i++)
+		{
+			a[i] = 1000;
+			b[i] = 1000 * exp(-0.05 - 0.03 * x[i] + 0.01 * e[i]);
+		}
+		stats_ratio_adjusted(a, b, x, 4, 0.95, 7, 0.97, &r);
+		CHECK(r.adjusted);
+		CHECK_NEAR(r.est_log, -0.05, 1e-12);
+		CHECK_NEAR(r.slope, -0.03, 1e-12);
+		CHECK_NEAR(r.sd_unit, sd, 1e-12);
+		CHECK_NEAR(r.se_log, se, 1e-12);
+		CHECK_NEAR(r.df, 2, 0);
+		CHECK_NEAR(r.t_lo, exp(-0.05 - 4.302652729749464 * se), 1e-9);
+		CHECK_NEAR(r.t_hi, exp(-0.05 + 4.302652729749464 * se), 1e-9);
+		CHECK(r.sd_raw > 0.04); /* the steal's part: 0.03 x of x's spread */
+		/* the plain mean of the same pairs reads the steal as the variant */
+		stats_ratio_test(a, 4, b, 4, true, 0.95, 7, 0.97, &p);
+		CHECK(!p.adjusted && p.est_log < -0.09);
+		CHECK_NEAR(p.sd_unit, p.sd_raw, 0);
+		/* a covariate without spread, or fewer than 4 pairs: exactly the
+		 * paired ratio */
+		{
+			const double flat[4] = {2, 2, 2, 2};
+			struct stats_ratio f;
+
+			stats_ratio_adjusted(a, b, flat, 4, 0.95, 7, 0.97, &f);
+			CHECK(!f.adjusted);
+			CHECK(f.ratio == p.ratio && f.lo == p.lo && f.hi == p.hi &&
+				  f.p_below == p.p_below);
+			stats_ratio_adjusted(a, b, x, 3, 0.95, 7, 0.97, &f);
+			stats_ratio_test(a, 3, b, 3, true, 0.95, 7, 0.97, &p);
+			CHECK(!f.adjusted && f.lo == p.lo && f.hi == p.hi);
+		}
+	}
+
 	/* coverage of the true ratio over simulated experiments */
 	{
 		double cp5 = coverage(true, 5, 400), cu5 = coverage(false, 5, 400);
 		double cp3 = coverage(true, 3, 400);
+		double ca8 = coverage_adjusted(8, 400);
 
-		printf(
-			"coverage: paired n=5 %.3f, unpaired n=5 %.3f, paired n=3 %.3f\n",
-			cp5, cu5, cp3);
+		printf("coverage: paired n=5 %.3f, unpaired n=5 %.3f, paired n=3 "
+			   "%.3f, adjusted for steal n=8 %.3f\n",
+			   cp5, cu5, cp3, ca8);
+		CHECK(ca8 >= 0.92 && ca8 <= 0.995);
 		CHECK(cp5 >= 0.92 && cp5 <= 0.995);
 		CHECK(cu5 >= 0.92 && cu5 <= 0.995);
 		CHECK(cp3 >= 0.92 && cp3 <= 0.995);
