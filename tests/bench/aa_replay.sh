@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A/A gates with and without --until-decided, with and without the steal
+# adjustment, from the same blocks: RUNS fresh runs of two variants with
+# the same settings, BLOCKS blocks each (fresh servers every block), then
+# tests/replay_looks judges each run as a sequential gate over BLOCKS
+# blocks would have (the default design's looks, stopping at the first
+# decision) and as a fixed gate (every block at 95 %), both ways.  Any
+# REGRESSION is a false alarm.
+#
+#   tests/bench/aa_replay.sh [RUNS] [BLOCKS]     (defaults 40, 12)
+#   environment: WORKLOAD txid (SELECT txid_current(), prepared; default)
+#                or select (pgbench's select-only, scale 10), CLIENTS (1),
+#                WINDOW (3s), PLACEMENT (auto), PGCLIFF, AA_DB (keep the
+#                runs in this store, and add to it)
+#
+# A benchmark, not a test: never run by CI.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
+replay=$(dirname "$pgcliff")/tests/replay_looks
+runs=${1:-40}
+blocks=${2:-12}
+workload=${WORKLOAD:-txid}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-aa.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export PGCLIFF_DB=${AA_DB:-$tmp/aa.db}
+case $workload in
+txid) work="txid: {protocol: prepared, script: 'SELECT txid_current();'}"
+	init= ;;
+select) work="sel: {protocol: prepared, builtin: select-only}"
+	init="init: {pgbench: {scale: 10}}" ;;
+*) echo "unknown WORKLOAD $workload" >&2; exit 64 ;;
+esac
+cat >"$tmp/aa.yaml" <<YAML
+recipe: power_${workload}_aa
+duration: ${WINDOW:-3s}
+$init
+workloads:
+  $work
+sweep:
+  clients: [${CLIENTS:-1}]
+  jobs: clients
+variants:
+  a: {server: {fsync: off}}
+  b: {server: {fsync: off}}
+YAML
+first=$( (sqlite3 "$PGCLIFF_DB" 'SELECT coalesce(max(id), 0) FROM run' 2>/dev/null || echo 0) | tail -1)
+for ((r = 1; r <= runs; r++)); do
+	"$pgcliff" run "$tmp/aa.yaml" -q --repeat "$blocks" \
+		--placement "${PLACEMENT:-auto}" >"$tmp/out" 2>"$tmp/err" ||
+		{ echo "run $r failed:"; tail -5 "$tmp/err"; exit 1; }
+done
+"$replay" "$PGCLIFF_DB" "$blocks" $((first + 1))
