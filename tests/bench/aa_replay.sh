@@ -16,6 +16,7 @@
 # A benchmark, not a test: never run by CI.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/bench/power_recipe.sh"
 pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
 replay=$(dirname "$pgcliff")/tests/replay_looks
 runs=${1:-40}
@@ -24,26 +25,8 @@ workload=${WORKLOAD:-txid}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-aa.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export PGCLIFF_DB=${AA_DB:-$tmp/aa.db}
-case $workload in
-txid) work="txid: {protocol: prepared, script: 'SELECT txid_current();'}"
-	init= ;;
-select) work="sel: {protocol: prepared, builtin: select-only}"
-	init="init: {pgbench: {scale: 10}}" ;;
-*) echo "unknown WORKLOAD $workload" >&2; exit 64 ;;
-esac
-cat >"$tmp/aa.yaml" <<YAML
-recipe: power_${workload}_aa
-duration: ${WINDOW:-3s}
-$init
-workloads:
-  $work
-sweep:
-  clients: [${CLIENTS:-1}]
-  jobs: clients
-variants:
-  a: {server: {fsync: off}}
-  b: {server: {fsync: off}}
-YAML
+power_recipe "power_${workload}_aa" "$workload" "${CLIENTS:-1}" \
+	"${WINDOW:-3s}" "fsync: off" >"$tmp/aa.yaml"
 first=$( (sqlite3 "$PGCLIFF_DB" 'SELECT coalesce(max(id), 0) FROM run' 2>/dev/null || echo 0) | tail -1)
 for ((r = 1; r <= runs; r++)); do
 	"$pgcliff" run "$tmp/aa.yaml" -q --repeat "$blocks" \

@@ -14,6 +14,7 @@
 # one's own, never run by CI.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/bench/power_recipe.sh"
 pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
 replay=$(dirname "$pgcliff")/tests/replay_looks
 runs=${1:-10}
@@ -23,18 +24,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-aslr.XXXXXX")
 orig=$(cat "$knob")
 trap 'echo "$orig" >"$knob"; rm -rf "$tmp"' EXIT
 export PGCLIFF_DB=${ASLR_DB:-$tmp/aslr.db}
-cat >"$tmp/aa.yaml" <<YAML
-recipe: aslr_txid_aa
-duration: 3s
-workloads:
-  txid: {protocol: prepared, script: 'SELECT txid_current();'}
-sweep:
-  clients: [1]
-  jobs: clients
-variants:
-  a: {server: {fsync: off}}
-  b: {server: {fsync: off}}
-YAML
+power_recipe aslr_txid_aa txid 1 3s "fsync: off" >"$tmp/aa.yaml"
 first=$( (sqlite3 "$PGCLIFF_DB" 'SELECT coalesce(max(id), 0) FROM run' 2>/dev/null || echo 0) | tail -1)
 : >"$tmp/arms"
 for ((r = 1; r <= runs; r++)); do

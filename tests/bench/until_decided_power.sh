@@ -26,6 +26,7 @@
 # A benchmark, not a test: never run by CI.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/bench/power_recipe.sh"
 pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
 scenario=${1:?scenario: aa, slow10, slow5 or GUC=VALUE}
 gates=${2:-10}
@@ -49,26 +50,8 @@ esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-power.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export PGCLIFF_DB=${POWER_DB:-$tmp/power.db}
-case $workload in
-txid) work="txid: {protocol: prepared, script: 'SELECT txid_current();'}"
-	init= ;;
-select) work="sel: {protocol: prepared, builtin: select-only}"
-	init="init: {pgbench: {scale: 10}}" ;;
-*) echo "unknown WORKLOAD $workload" >&2; exit 64 ;;
-esac
-cat >"$tmp/power.yaml" <<EOF
-recipe: power_${workload}_${scenario%%=*}
-duration: $window
-$init
-workloads:
-  $work
-sweep:
-  clients: [$clients]
-  jobs: clients
-variants:
-  a: {server: {fsync: off}}
-  b: {server: {$slow}}
-EOF
+power_recipe "power_${workload}_${scenario%%=*}" "$workload" "$clients" \
+	"$window" "$slow" >"$tmp/power.yaml"
 
 first=$( (sqlite3 "$PGCLIFF_DB" 'SELECT coalesce(max(id), 0) FROM run' 2>/dev/null || echo 0) | tail -1)
 printf '%-5s %-6s %-14s %7s %9s\n' gate run verdict blocks seconds
