@@ -319,6 +319,10 @@ cpu_steal_pct(const struct cpu_times *a, const struct cpu_times *b)
 {
 	if (b->total <= a->total || b->steal < a->steal)
 		return -1;
+	/* /proc/stat counts whole ticks: over a few of them one stolen tick
+	 * reads as tens of per cent (a 0.1 s window read 33 %) */
+	if (b->total - a->total < CPU_STEAL_MIN_TICKS)
+		return -1;
 	return 100.0 * (double) (b->steal - a->steal) /
 		   (double) (b->total - a->total);
 }

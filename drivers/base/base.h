@@ -145,7 +145,11 @@ struct cpu_times
 bool cpu_times_parse(const char *text, struct cpu_times *out);
 /* Read /proc/stat; false where it cannot be read (not Linux). */
 bool cpu_times_read(struct cpu_times *out);
-/* Steal over [A, B] as a percentage of the CPU time; -1 when unknown. */
+/* The fewest ticks of CPU time (all CPUs) a steal share is read over: one
+ * tick is then at most 1 % of it. */
+#define CPU_STEAL_MIN_TICKS 100
+/* Steal over [A, B] as a percentage of the CPU time; -1 when unknown,
+ * including an interval shorter than CPU_STEAL_MIN_TICKS. */
 double cpu_steal_pct(const struct cpu_times *a, const struct cpu_times *b);
 
 /* ---------------------------------------------------------------------

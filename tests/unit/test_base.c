@@ -158,6 +158,13 @@ main(void)
 		CHECK_INT(c.steal, 0);
 		CHECK(!cpu_times_parse("cpu0 1 2 3 4\n", &c));
 		CHECK(cpu_steal_pct(&b, &a) < 0);
+		/* too few ticks to read a share from: unknown, not 33 % */
+		c = a;
+		c.total += CPU_STEAL_MIN_TICKS - 1;
+		c.steal += 30;
+		CHECK(cpu_steal_pct(&a, &c) < 0);
+		c.total += 1;
+		CHECK_NEAR(cpu_steal_pct(&a, &c), 30.0, 1e-12);
 		/* this machine's, where there is one */
 		if (cpu_times_read(&c))
 			CHECK(c.total >= c.steal);
