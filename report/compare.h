@@ -282,6 +282,10 @@ void compare_result_free(struct cmp_result *r);
  */
 double cmp_recovery_seconds(const double *tps, int n, int from, double before);
 
+/* "[0.912, 0.987]": a ratio's interval as every text output prints it
+ * ("inf" unbounded; 3 significant digits from 1000 up). */
+void cmp_interval_text(struct strbuf *out, double lo, double hi);
+
 /* What the renderers say about each side (e.g. "run 12, variant base"). */
 struct cmp_labels
 {

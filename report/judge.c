@@ -557,10 +557,11 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 
 			if (p->verdict == CMP_MISSING)
 				continue;
-			strbuf_addf(detail, ", %s%s%s %d: %.3f [%.3f, %.3f] %s",
-						p->workload, p->window ? " " : "",
-						p->window ? p->window : "", p->clients, p->r.ratio,
-						p->r.lo, p->r.hi, cmp_verdict_name(p->verdict));
+			strbuf_addf(detail, ", %s%s%s %d: %.3f ", p->workload,
+						p->window ? " " : "", p->window ? p->window : "",
+						p->clients, p->r.ratio);
+			cmp_interval_text(detail, p->r.lo, p->r.hi);
+			strbuf_addf(detail, " %s", cmp_verdict_name(p->verdict));
 			/* the variance the look saw, stored with it */
 			if (p->r.adjusted)
 				strbuf_addf(detail,
@@ -571,10 +572,14 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 				strbuf_addf(detail, " (block sd %.3f)", p->r.sd_unit);
 		}
 		for (int i = 0; i < res.ncurves && how->on_geomean; i++)
-			strbuf_addf(detail, ", geomean %s: %.3f [%.3f, %.3f] %s",
-						res.curves[i].workload, res.curves[i].geo_ratio,
-						res.curves[i].geo_lo, res.curves[i].geo_hi,
+		{
+			strbuf_addf(detail, ", geomean %s: %.3f ", res.curves[i].workload,
+						res.curves[i].geo_ratio);
+			cmp_interval_text(detail, res.curves[i].geo_lo,
+							  res.curves[i].geo_hi);
+			strbuf_addf(detail, " %s",
 						cmp_verdict_name(res.curves[i].geo_verdict));
+		}
 		compare_result_free(&res);
 	}
 	cmp_side_release(&a);

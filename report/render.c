@@ -45,14 +45,16 @@ add_value(struct strbuf *out, const struct cmp_result *r, double v, int width)
 static void
 add_bound(struct strbuf *out, double v)
 {
-	if (isfinite(v))
-		strbuf_addf(out, "%.3f", v);
-	else
+	if (!isfinite(v))
 		strbuf_addstr(out, "inf");
+	else if (fabs(v) < 1000)
+		strbuf_addf(out, "%.3f", v);
+	else /* a look with 1 or 2 degrees of freedom: 1.28e+26, not 27 digits */
+		strbuf_addf(out, "%.3g", v);
 }
 
-static void
-add_interval(struct strbuf *out, double lo, double hi)
+void
+cmp_interval_text(struct strbuf *out, double lo, double hi)
 {
 	strbuf_addch(out, '[');
 	add_bound(out, lo);
@@ -166,13 +168,13 @@ add_curve_facts(struct strbuf *out, const struct cmp_result *r,
 	{
 		strbuf_addf(out, "%s%sat the highest client count (%d): B/A %.3f ",
 					sep, indent, c->top_clients, c->top->r.ratio);
-		add_interval(out, c->top->r.lo, c->top->r.hi);
+		cmp_interval_text(out, c->top->r.lo, c->top->r.hi);
 	}
 	if (!isnan(c->geo_ratio))
 	{
 		strbuf_addf(out, "%s%sgeometric mean over the sweep: B/A %.3f ", sep,
 					indent, c->geo_ratio);
-		add_interval(out, c->geo_lo, c->geo_hi);
+		cmp_interval_text(out, c->geo_lo, c->geo_hi);
 		strbuf_addf(out, " (%s): %s%s",
 					c->geo_paired ? "paired by block" : "independent points",
 					cmp_verdict_name(c->geo_verdict),
@@ -440,7 +442,7 @@ text_table(struct strbuf *out, const struct cmp_result *r,
 			strbuf_addf(out, "  %6s  %-18s  %-*s  ", "-", "", BAR_WIDTH, "");
 		else
 		{
-			add_interval(&iv, p->r.lo, p->r.hi);
+			cmp_interval_text(&iv, p->r.lo, p->r.hi);
 			strbuf_addf(out, "  %6.3f  %-18s  ", p->r.ratio, iv.buf);
 			add_bar(out, p, &r->opts, lo, hi);
 			strbuf_addstr(out, "  ");
@@ -658,7 +660,7 @@ markdown_table(struct strbuf *out, const struct cmp_result *r,
 		else
 		{
 			strbuf_addf(out, " | %.3f | ", p->r.ratio);
-			add_interval(out, p->r.lo, p->r.hi);
+			cmp_interval_text(out, p->r.lo, p->r.hi);
 			strbuf_addstr(out, " | ");
 		}
 		if (p->verdict == CMP_REGRESSION)
@@ -1025,7 +1027,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 			strbuf_reset(&msg);
 			strbuf_addf(&msg, "%s: B/A %.3f ",
 						cmp_verdict_name(c->geo_verdict), c->geo_ratio);
-			add_interval(&msg, c->geo_lo, c->geo_hi);
+			cmp_interval_text(&msg, c->geo_lo, c->geo_hi);
 			strbuf_addf(&msg, ", bound %.3f", theta);
 			strbuf_reset(&name);
 			strbuf_addf(&name, "%s geometric mean over the sweep",
@@ -1044,7 +1046,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 			if (p->verdict != CMP_MISSING)
 			{
 				strbuf_addf(&msg, ": B/A %.3f ", p->r.ratio);
-				add_interval(&msg, p->r.lo, p->r.hi);
+				cmp_interval_text(&msg, p->r.lo, p->r.hi);
 				strbuf_addf(&msg, ", bound %.3f", theta);
 			}
 			strbuf_reset(&name);

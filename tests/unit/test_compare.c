@@ -599,6 +599,23 @@ test_steal_adjusted(void)
 	compare_result_free(&adj);
 }
 
+/* a look with 2 blocks has an interval up to 1e26: printed short */
+static void
+test_interval_text(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	cmp_interval_text(&sb, 0.912, 0.987);
+	CHECK_STR(sb.buf, "[0.912, 0.987]");
+	strbuf_reset(&sb);
+	cmp_interval_text(&sb, 0.0, 127953471454280659710771200.0);
+	CHECK_STR(sb.buf, "[0.000, 1.28e+26]");
+	strbuf_reset(&sb);
+	cmp_interval_text(&sb, 0.0, INFINITY);
+	CHECK_STR(sb.buf, "[0.000, inf]");
+	strbuf_release(&sb);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -617,6 +634,7 @@ main(int argc, char **argv)
 	test_holm();
 	test_rules();
 	test_steal_adjusted();
+	test_interval_text();
 	test_pvalues_agree_with_interval();
 	test_repeats_to_decide();
 	test_history();
