@@ -22,6 +22,11 @@
 # pgcliff for the case (the TAP script's PGOPTIONS); "init: ARGS" runs
 # `pgcliff init ARGS` first (the TAP script's pgbench -i); "script: -"
 # means the case has no script file (builtins only).
+#
+# One line of pgcliff's stderr is taken out before the regexes: its note
+# that the hypervisor stole more than 5 % of the CPU during the window.
+# It says what the host did, not what pgcliff or the script did, and a
+# case expecting pgbench's empty stderr failed on it (CI, 2026-12-03).
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -41,7 +46,8 @@ die "cluster_helper did not start\n" unless defined $line;
 my ($sockdir, $user) = split ' ', $line;
 my $target = "primary=host=$sockdir user=$user dbname=postgres";
 
-my ($ncases, $nfailed, $nstatus_differs, $nskipped) = (0, 0, 0, 0);
+my ($ncases, $nfailed, $nstatus_differs, $nskipped, $nsteal_notes) =
+  (0, 0, 0, 0, 0);
 
 sub parse_cases
 {
@@ -197,6 +203,9 @@ for my $file (@files)
 		open my $ef, '<', "$tmp/stderr" or die;
 		my $stderr = <$ef> // '';
 		close $ef;
+		my $raw_stderr = $stderr;
+		$nsteal_notes++
+		  if $stderr =~ s/^note: cpu steal during the windows: [^\n]*\n//mg;
 
 		my @problems;
 		my $want = expected_status($c);
@@ -231,7 +240,7 @@ for my $file (@files)
 			print "#   $_\n" for @problems;
 			print "#   command: @cmd\n";
 			print "#   stdout: $_\n" for split /\n/, $stdout;
-			print "#   stderr: $_\n" for split /\n/, $stderr;
+			print "#   stderr: $_\n" for split /\n/, $raw_stderr;
 		}
 		else
 		{
@@ -248,6 +257,7 @@ print "# $_\n" for @per_file;
 waitpid $hpid, 0;
 print "1..$ncases\n";
 printf "# %d cases, %d failed; %d with pgcliff's own exit status "
-  . "(documented), %d pgbench display checks skipped (documented)\n",
-  $ncases, $nfailed, $nstatus_differs, $nskipped;
+  . "(documented), %d pgbench display checks skipped (documented), "
+  . "%d with the host's steal note taken out of stderr\n",
+  $ncases, $nfailed, $nstatus_differs, $nskipped, $nsteal_notes;
 exit($nfailed ? 1 : 0);
