@@ -569,9 +569,14 @@ ratio_chart(struct doc *d, const struct result *r, const char *workload)
 		pts[n].lo = p->r.lo;
 		pts[n].hi = p->r.hi;
 		pts[n].color = verdict_color(p->verdict);
-		tips[n] = xasprintf("%d clients: B/A %.3f [%.3f, %.3f] %s", p->clients,
-							p->r.ratio, p->r.lo, p->r.hi,
-							cmp_verdict_name(p->verdict));
+		{
+			struct strbuf tip = STRBUF_INIT;
+
+			strbuf_addf(&tip, "%d clients: B/A %.3f ", p->clients, p->r.ratio);
+			cmp_interval_text(&tip, p->r.lo, p->r.hi);
+			strbuf_addf(&tip, " %s", cmp_verdict_name(p->verdict));
+			tips[n] = strbuf_detach(&tip);
+		}
 		pts[n].tip = tips[n];
 		lo_est = fmin(lo_est, p->r.ratio);
 		hi_est = fmax(hi_est, p->r.ratio);
