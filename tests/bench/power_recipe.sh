@@ -1,14 +1,14 @@
 # Sourced by the verdict benchmarks (until_decided_power.sh, aa_replay.sh,
-# aslr_aa.sh): the one recipe they run.
+# instance_aa.sh): the one recipe they run.
 #
-#   power_recipe NAME WORKLOAD CLIENTS WINDOW B_SETTINGS
+#   power_recipe NAME WORKLOAD CLIENTS WINDOW B_SETTINGS [A_SETTINGS]
 #     WORKLOAD  txid (SELECT txid_current(), prepared) or select (pgbench's
 #               select-only, scale 10, prepared)
-#     B_SETTINGS the server settings of variant b, as YAML flow pairs; a
-#               has fsync off
+#     B_SETTINGS the server settings of variant b, as YAML flow pairs
+#     A_SETTINGS those of variant a (default fsync: off)
 # prints the recipe; 64 for an unknown workload.
 power_recipe() {
-	local name=$1 workload=$2 clients=$3 window=$4 b=$5 work init=
+	local name=$1 workload=$2 clients=$3 window=$4 b=$5 a=${6:-fsync: off} work init=
 	case $workload in
 	txid) work="txid: {protocol: prepared, script: 'SELECT txid_current();'}" ;;
 	select) work="sel: {protocol: prepared, builtin: select-only}"
@@ -25,7 +25,7 @@ sweep:
   clients: [$clients]
   jobs: clients
 variants:
-  a: {server: {fsync: off}}
+  a: {server: {$a}}
   b: {server: {$b}}
 YAML
 }
