@@ -5,7 +5,9 @@
 # tests/replay_looks judges each run as a sequential gate over BLOCKS
 # blocks would have (the default design's looks, stopping at the first
 # decision) and as a fixed gate (every block at 95 %), both ways.  Any
-# REGRESSION is a false alarm.
+# REGRESSION is a false alarm.  Last, run_effect.sh tests whether the
+# runs' means spread more than their blocks predict (a run-level effect
+# the gate's intervals would not cover).
 #
 #   tests/bench/aa_replay.sh [RUNS] [BLOCKS]     (defaults 40, 12)
 #   environment: WORKLOAD txid (SELECT txid_current(), prepared; default)
@@ -34,3 +36,4 @@ for ((r = 1; r <= runs; r++)); do
 		{ echo "run $r failed:"; tail -5 "$tmp/err"; exit 1; }
 done
 "$replay" "$PGCLIFF_DB" "$blocks" $((first + 1))
+"$root/tests/bench/run_effect.sh" "$PGCLIFF_DB" $((first + 1))
