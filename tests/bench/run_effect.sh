@@ -10,6 +10,8 @@
 #     STORE      a pgcliff store of runs with variants a and b
 #     FIRST_RUN  only runs with this id or later (default 1)
 #
+# A run of several points (clients, workloads) counts each point as a run
+# of its own.
 # Prints the within-run sd of a block, the sd of the run means against the
 # sd the within-run spread predicts, F = MS between / MS within with its
 # degrees of freedom, and the between-run sd (method of moments, 0 when F
@@ -17,13 +19,15 @@
 set -euo pipefail
 store=${1:?store}
 first=${2:-1}
+[[ $first =~ ^[0-9]+$ ]] || { echo "FIRST_RUN must be a run id, not '$first'" >&2; exit 64; }
 sqlite3 -separator ' ' "$store" "
-  SELECT a.run_id, ln(b.tps / a.tps)
+  SELECT a.run_id || ':' || a.clients || ':' || replace(a.workload, ' ', '_'),
+    ln(b.tps / a.tps)
   FROM point a JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
     AND b.repeat_idx = a.repeat_idx AND b.workload = a.workload AND b.variant = 'b'
   WHERE a.variant = 'a' AND a.run_id >= $first
   ORDER BY a.run_id" |
-	awk '{n[$1]++; s[$1] += $2; ss[$1] += $2 * $2; N++; T += $2}
+	awk '{n[$1]++; s[$1] += $2; ss[$1] += $2 * $2}
 	     END {
 	       for (r in n) {
 	         if (n[r] < 2) continue
@@ -35,6 +39,7 @@ sqlite3 -separator ' ' "$store" "
 	       g = T2 / N2
 	       for (i = 1; i <= k; i++) { ssb += nn[i] * (mm[i] - g) ^ 2; sm += mm[i]; smm += mm[i] ^ 2 }
 	       msw = ssw / dfw; msb = ssb / (k - 1)
+	       if (msw <= 0) { print "  run effect: no spread within runs"; exit }
 	       n0 = (N2 - sq / N2) / (k - 1)          # blocks per run, unequal sizes allowed
 	       sdm = sqrt((smm - sm * sm / k) / (k - 1))
 	       vb = (msb - msw) / n0; if (vb < 0) vb = 0
