@@ -20,13 +20,9 @@ set -euo pipefail
 store=${1:?store}
 first=${2:-1}
 [[ $first =~ ^[0-9]+$ ]] || { echo "FIRST_RUN must be a run id, not '$first'" >&2; exit 64; }
-sqlite3 -separator ' ' "$store" "
-  SELECT a.run_id || ':' || a.clients || ':' || replace(a.workload, ' ', '_'),
-    ln(b.tps / a.tps)
-  FROM point a JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
-    AND b.repeat_idx = a.repeat_idx AND b.workload = a.workload AND b.variant = 'b'
-  WHERE a.variant = 'a' AND a.run_id >= $first
-  ORDER BY a.run_id" |
+[ -r "$store" ] || { echo "no store $store" >&2; exit 66; }
+. "$(dirname "$0")/block_pairs.sh"
+block_pairs "$store" "$first" |
 	awk '{n[$1]++; s[$1] += $2; ss[$1] += $2 * $2}
 	     END {
 	       for (r in n) {

@@ -27,6 +27,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/bench/power_recipe.sh"
+. "$root/tests/bench/block_pairs.sh"
 pgcliff=${PGCLIFF:-$root/build/dev/pgcliff}
 scenario=${1:?scenario: aa, slow10, slow5 or GUC=VALUE}
 gates=${2:-10}
@@ -87,30 +88,4 @@ awk '{n[$1]++; t[NR] = $3; b[NR] = $2}
        printf "  time to the verdict: median %.0f s, p90 %.0f s; blocks: median %d, p90 %d\n",
          t[m], t[p], b[m], b[p]
      }' "$tmp/gates"
-sqlite3 -separator ' ' "$PGCLIFF_DB" "
-  SELECT count(*), avg(l), avg(l * l)
-  FROM (SELECT ln(b.tps / a.tps) AS l
-        FROM point a JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
-          AND b.repeat_idx = a.repeat_idx AND b.workload = a.workload AND b.variant = 'b'
-        WHERE a.variant = 'a' AND a.run_id > $first)" |
-	awk '{n = $1; m = $2; v = ($3 - m * m) * n / (n - 1); se = sqrt(v / n)
-	      printf "  true B/A (every block pooled): %.4f [%.4f, %.4f] from %d blocks; sd of a block'"'"'s log B/A %.4f\n",
-	        exp(m), exp(m - 1.96 * se), exp(m + 1.96 * se), n, sqrt(v)}'
-# the same blocks at equal steal: log B/A regressed on B's steal minus A's
-sqlite3 -separator ' ' "$PGCLIFF_DB" "
-  SELECT ln(b.tps / a.tps), b.steal_pct - a.steal_pct
-  FROM point a JOIN point b ON b.run_id = a.run_id AND b.clients = a.clients
-    AND b.repeat_idx = a.repeat_idx AND b.workload = a.workload AND b.variant = 'b'
-  WHERE a.variant = 'a' AND a.run_id > $first
-    AND a.steal_pct >= 0 AND b.steal_pct >= 0" |
-	awk '{n++; y[n] = $1; x[n] = $2; sy += $1; sx += $2}
-	     END {
-	       if (n < 4) exit
-	       mx = sx / n; my = sy / n
-	       for (i = 1; i <= n; i++) {sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my)}
-	       if (sxx <= 0) exit
-	       b = sxy / sxx; a = my - b * mx
-	       for (i = 1; i <= n; i++) rss += (y[i] - a - b * x[i]) ^ 2
-	       s = sqrt(rss / (n - 2)); se = s * sqrt(1 / n + mx * mx / sxx)
-	       printf "  true B/A at equal steal: %.4f [%.4f, %.4f]; sd of a block'"'"'s log B/A at equal steal %.4f; B/A %+.2f %% per point of steal\n",
-	         exp(a), exp(a - 1.96 * se), exp(a + 1.96 * se), s, 100 * (exp(b) - 1)}'
+block_pairs "$PGCLIFF_DB" $((first + 1)) | pool_blocks
