@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the verdict benchmarks (until_decided_power.sh, pool.sh,
 # run_effect.sh): the one definition of a block's B/A and of the true
 # ratio pooled over blocks.
