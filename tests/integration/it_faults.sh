@@ -187,7 +187,7 @@ grep -q "note: the store is locked by another process: waiting" "$TMP/err" ||
 # --- the disks fill up: a tmpfs for the store, then one for $TMPDIR
 mkdir -p "$TMP/small"
 if mount -t tmpfs -o size=4m tmpfs "$TMP/small" 2>/dev/null; then
-	trap 'umount "$TMP/small" 2>/dev/null' EXIT
+	at_exit 'umount "$TMP/small" 2>/dev/null'
 	db=$TMP/small/full.db
 	"$PGCLIFF" run "$TMP/three.yaml" -c 1 -T 1s -q --db "$db" >/dev/null 2>&1
 	check_eq "store disk full: the first run" $? 0

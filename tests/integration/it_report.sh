@@ -70,8 +70,11 @@ echo "sizes: $(wc -c "$TMP"/*.html "$TMP"/*.svg | head -n -1 | awk '{printf "%s 
 port=$((20000 + $$ % 20000))
 setsid chromedriver --port=$port >"$TMP/chromedriver.log" 2>&1 &
 cd_pid=$!
-stop_driver() { kill -- -"$cd_pid" 2>/dev/null; wait "$cd_pid" 2>/dev/null; }
-trap stop_driver EXIT
+stop_driver() {	# once: the pid may be reused afterwards
+	[ -n "$cd_pid" ] || return 0
+	kill -- -"$cd_pid" 2>/dev/null; wait "$cd_pid" 2>/dev/null; cd_pid=
+}
+at_exit stop_driver
 wd() {	# wd METHOD PATH [JSON]
 	curl -sS --max-time 60 -X "$1" "http://127.0.0.1:$port$2" \
 		-H 'Content-Type: application/json' ${3:+-d "$3"}
@@ -134,7 +137,6 @@ page series_svg "$TMP/series.svg" "series:1/0/1/1/3/0 empty:0"
 
 wd DELETE "/session/$sid" >/dev/null
 stop_driver
-trap - EXIT
 # the browser's processes end a moment after its session: wait for them
 # (10 s at most) before finish counts what is left
 for _ in $(seq 50); do

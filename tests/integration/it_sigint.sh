@@ -48,4 +48,31 @@ grep -q "the process writing it died" "$TMP/show" || fail "show: $(sed -n 3p "$T
 check_eq "its finished points kept" "$(sql "SELECT count(*) >= 1 FROM point WHERE run_id = $run")" 1
 # the postmaster follows its parent within a moment
 for _ in $(seq 1 100); do [ -z "$(live_procs)" ] && break; sleep 0.1; done
+
+# The tests' own harness (lib.sh): a test stopped by SIGTERM, as when a CI
+# run is cancelled, stops the run it started in the background, leaves no
+# server and removes its scratch dir. Only the test's shell gets the signal.
+cat >"$TMP/child.sh" <<'CHILD'
+. "$2/tests/integration/lib.sh"
+"$PGCLIFF" run "$ROOT/recipes/txid_current.yaml" -c 1 -T 300s -q >"$TMP/out" 2>&1 &
+wait $!
+finish
+CHILD
+bash "$TMP/child.sh" "$PGCLIFF" "$ROOT" >"$TMP/child.out" 2>&1 &
+child=$!
+# (live_procs is read before grep runs: grep's own command line names $cdir)
+under() { local procs; procs=$(live_procs); grep -cF -- "${cdir:-none}" <<<"$procs"; }
+cdir=
+for _ in $(seq 1 600); do	# until its server says ready (bounded)
+	cdir=$(ls -d "$TMP"/pgcliff-it.* 2>/dev/null | head -1)
+	[ -n "$cdir" ] && cat "$cdir"/pgcliff-*/data/postmaster.pid 2>/dev/null | grep -q '^ready' && break
+	sleep 0.1
+done
+[ "$(under)" -gt 0 ] || fail "the child test's server never came up: $(cat "$TMP/child.out")"
+kill -TERM $child
+wait $child
+check_eq "interrupted test: dies of SIGTERM" $? 143
+grep -q "interrupted by SIGTERM" "$TMP/child.out" || fail "interrupted test said: $(cat "$TMP/child.out")"
+check_eq "interrupted test: its scratch dir" "$(ls -d "$TMP"/pgcliff-it.* 2>/dev/null)" ""
+check_eq "interrupted test: processes left" "$(under)" 0
 finish

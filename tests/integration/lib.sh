@@ -50,13 +50,50 @@ pg_source() {
 	CACHE=$CACHE_ROOT/builds
 }
 
+# kill_left: SIGKILL, by pid and never by name, what live_procs lists
+kill_left() { live_procs | awk '{print $1}' | xargs -r kill -9 2>/dev/null; }
+
+# at_exit CMD: run CMD when the test ends, however it ends (last added,
+# first run). A test uses it instead of its own EXIT trap.
+AT_EXIT=()
+at_exit() { AT_EXIT+=("$1"); }
+run_at_exit() {
+	local i
+	for ((i = ${#AT_EXIT[@]} - 1; i >= 0; i--)); do eval "${AT_EXIT[i]}"; done
+	AT_EXIT=()
+}
+trap run_at_exit EXIT
+
+# A test stopped by SIGTERM, SIGINT or SIGHUP (a CI run cancelled, ^C)
+# leaves nothing: its background jobs get SIGTERM (pgcliff then stops its
+# servers and stores the run as interrupted) and 10 s to end, what is
+# still alive is killed, the scratch dir is removed, and the test dies of
+# the same signal.
+interrupted() {	# interrupted SIGNAL
+	local j _
+	echo "interrupted by SIG$1: stopping what the test started, removing $TMP"
+	for j in $(jobs -p); do kill -TERM "$j" 2>/dev/null; done
+	for _ in $(seq 100); do
+		[ -z "$(jobs -pr)" ] && [ -z "$(live_procs)" ] && break
+		sleep 0.1
+	done
+	for j in $(jobs -pr); do kill -9 "$j" 2>/dev/null; done
+	kill_left
+	run_at_exit
+	rm -rf "$TMP"
+	trap - EXIT "$1"
+	kill -"$1" $$
+}
+trap "interrupted TERM" TERM
+trap "interrupted INT" INT
+trap "interrupted HUP" HUP
+
 finish() {
 	local left
 	left=$(live_procs)
 	if [ -n "$left" ]; then
 		fail "processes left behind:"; echo "$left"
-		# by pid, never by name
-		echo "$left" | awk '{print $1}' | xargs -r kill -9 2>/dev/null
+		kill_left
 	fi
 	if [ $FAILED = 0 ]; then
 		rm -rf "$TMP"
