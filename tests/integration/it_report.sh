@@ -140,7 +140,7 @@ stop_driver
 # the browser's processes end a moment after its session: wait for them
 # (10 s at most) before finish counts what is left
 for _ in $(seq 50); do
-	live_procs | grep -q -- "$TMP/chrome" || break
+	[ "$(live_under "$TMP/chrome")" = 0 ] && break
 	sleep 0.2
 done
 finish

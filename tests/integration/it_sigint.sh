@@ -60,19 +60,17 @@ finish
 CHILD
 bash "$TMP/child.sh" "$PGCLIFF" "$ROOT" >"$TMP/child.out" 2>&1 &
 child=$!
-# (live_procs is read before grep runs: grep's own command line names $cdir)
-under() { local procs; procs=$(live_procs); grep -cF -- "${cdir:-none}" <<<"$procs"; }
 cdir=
 for _ in $(seq 1 600); do	# until its server says ready (bounded)
 	cdir=$(ls -d "$TMP"/pgcliff-it.* 2>/dev/null | head -1)
 	[ -n "$cdir" ] && cat "$cdir"/pgcliff-*/data/postmaster.pid 2>/dev/null | grep -q '^ready' && break
 	sleep 0.1
 done
-[ "$(under)" -gt 0 ] || fail "the child test's server never came up: $(cat "$TMP/child.out")"
+[ "$(live_under "${cdir:-none}")" -gt 0 ] || fail "the child test's server never came up: $(cat "$TMP/child.out")"
 kill -TERM $child
 wait $child
 check_eq "interrupted test: dies of SIGTERM" $? 143
 grep -q "interrupted by SIGTERM" "$TMP/child.out" || fail "interrupted test said: $(cat "$TMP/child.out")"
 check_eq "interrupted test: its scratch dir" "$(ls -d "$TMP"/pgcliff-it.* 2>/dev/null)" ""
-check_eq "interrupted test: processes left" "$(under)" 0
+check_eq "interrupted test: processes left" "$(live_under "${cdir:-none}")" 0
 finish

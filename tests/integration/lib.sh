@@ -40,6 +40,10 @@ live_procs() {
 	done
 }
 
+# live_under STR: how many of live_procs name STR. The list is read before
+# grep starts, since grep's own command line names STR.
+live_under() { local procs; procs=$(live_procs); grep -cF -- "$1" <<<"$procs"; }
+
 # SRC: Debian's PostgreSQL 15 source tree (fetched once into CACHE_ROOT),
 # CACHE: the build cache; or the test is skipped
 pg_source() {
