@@ -61,9 +61,18 @@ for who in "$URL" "$RO"; do
 			"$PGCLIFF" history shared --db "$who"
 	} >"$TMP/read-$tag" 2>&1
 	check_eq "$tag reads: exit" $? 0
-	"$PGCLIFF" gate 1:a 1:b --db "$who" >>"$TMP/read-$tag" 2>&1
+	# a and b are the same settings, but an A/A gate may still say
+	# REGRESSION by chance (2 blocks of 1 s): any verdict will do, as long
+	# as the exit code and the summary agree
+	"$PGCLIFF" gate 1:a 1:b --db "$who" >"$TMP/gate-$tag" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "$tag: gate exit $rc: $(tail -3 "$TMP/read-$tag")"
+	cat "$TMP/gate-$tag" >>"$TMP/read-$tag"
+	summary=$(tail -1 "$TMP/gate-$tag")
+	case "$rc:$summary" in
+	1:"REGRESSION: "*" of 1 point") ;;
+	[02]:[A-Z]*": 0 regressions, "*" of 1 point") ;;
+	*) fail "$tag: gate exit $rc: $(tail -3 "$TMP/gate-$tag")" ;;
+	esac
 done
 grep -q "^ *1 .*shared" "$TMP/read-reader" || fail "reader's list: $(head -5 "$TMP/read-reader")"
 grep -q "points" "$TMP/read-reader" || fail "reader's show: $(head -20 "$TMP/read-reader")"
