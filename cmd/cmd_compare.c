@@ -39,7 +39,12 @@ static int report_fn(int argc, char **argv);
 	"      --metric M          tps (default: the recipe's measure:),\n"          \
 	"                          latency_avg, p50, p90, p95, p99, p999, max,\n"    \
 	"                          dip (during/before of the recipe's windows,\n"    \
-	"                          per block: a long transaction's cost)\n"          \
+	"                          per block: a long transaction's cost);\n"         \
+	"                          probe:PROBE.FIGURE (a figure of the recipe's\n"   \
+	"                          probes: over its during window, e.g.\n"           \
+	"                          probe:kax.scanned/snapshots) and\n"               \
+	"                          profile:NODE:FUNCTION (FUNCTION's per cent of\n"  \
+	"                          NODE's CPU profile), lower is better\n"           \
 	"      --max-regression P  the margin: 3% for tps, 5% for latencies and\n"   \
 	"                          the dip\n"                                        \
 	"      --rule estimate|strict\n"                                             \
@@ -158,6 +163,7 @@ struct compare_opts
 	const char *db;
 	const char *args[2];
 	enum cmp_metric metric;
+	char metric_full[CMP_METRIC_NAME_MAX];
 	enum cmp_rule rule;
 	enum cmp_adjust adjust;
 	enum cmp_format format;
@@ -197,6 +203,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"chart", required_argument, NULL, 12},
 		{"clients", required_argument, NULL, 13},
 		{NULL, 0, NULL, 0}};
+	char why[120];
 	int ch;
 	char *end;
 
@@ -213,12 +220,14 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		switch (ch)
 		{
 			case 1:
-				if (cmp_metric_parse(optarg, &o->metric) < 0)
+				if (cmp_metric_parse_full(optarg, &o->metric, o->metric_full,
+										  why) < 0)
 					return cmd_usage_error(
-						c,
-						"unknown metric \"%s\" (tps, latency_avg, p50, p90, "
-						"p95, p99, p999, max, dip)",
-						optarg);
+						c, "unknown metric \"%s\" (%s)", optarg,
+						why[0] ? why
+							   : "tps, latency_avg, p50, p90, p95, p99, "
+								 "p999, max, dip, probe:PROBE.FIGURE, "
+								 "profile:NODE:FUNCTION");
 				o->metric_set = true;
 				break;
 			case 2:
@@ -441,6 +450,7 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	memset(&q, 0, sizeof(q));
 	q.metric_set = o.metric_set;
 	q.metric = o.metric;
+	q.metric_full = o.metric_full;
 	q.workload = o.workload;
 	q.points = o.points;
 	q.npoints = o.npoints;

@@ -128,6 +128,11 @@ const struct cmd cmd_run = {
 		"      --adjust steal|none what --until-decided adjusts each block's\n"
 		"                          B/A for (see pgcliff compare --help;\n"
 		"                          default steal)\n"
+		"      --metric M          what --until-decided judges (default: the\n"
+		"                          recipe's measure:, else tps; the names of\n"
+		"                          pgcliff compare --metric)\n"
+		"      --max-regression P  --until-decided's margin (default 3% for\n"
+		"                          tps, 5% for the others)\n"
 		"      --workers N         spread every point's clients over N worker\n"
 		"                          processes (pgcliff worker, on this host or\n"
 		"                          others) that meet in the store, which must\n"
@@ -372,6 +377,8 @@ enum
 	OPT_ON,
 	OPT_RULE,
 	OPT_ADJUST,
+	OPT_METRIC,
+	OPT_MAX_REGRESSION,
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
 	OPT_FAILURES_DETAILED,
@@ -589,8 +596,9 @@ check_options(int argc, char **argv, struct run_opts *o)
 		 o->rule_set) &&
 		!o->until_decided)
 		return cmd_usage_error(&cmd_run,
-							   "--budget, --max-repeats, --on, --rule and "
-							   "--adjust go with --until-decided");
+							   "--budget, --max-repeats, --on, --rule, "
+							   "--adjust, --metric and --max-regression go "
+							   "with --until-decided");
 	if (o->until_decided && o->repeat)
 		return cmd_usage_error(&cmd_run,
 							   "--until-decided chooses the repeats: give "
@@ -680,6 +688,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"on", required_argument, NULL, OPT_ON},
 		{"rule", required_argument, NULL, OPT_RULE},
 		{"adjust", required_argument, NULL, OPT_ADJUST},
+		{"metric", required_argument, NULL, OPT_METRIC},
+		{"max-regression", required_argument, NULL, OPT_MAX_REGRESSION},
 		{"host", required_argument, NULL, 'h'},
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
@@ -947,17 +957,22 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_ON:
 			case OPT_RULE:
 			case OPT_ADJUST:
-				if ((rc = cmd_parse_until(&cmd_run,
-										  ch == OPT_BUDGET ? "budget"
-										  : ch == OPT_MAX_REPEATS
-											  ? "max-repeats"
-										  : ch == OPT_ON   ? "on"
-										  : ch == OPT_RULE ? "rule"
-														   : "adjust",
-										  optarg, &o->until)) != 0)
+			case OPT_METRIC:
+			case OPT_MAX_REGRESSION:
+				if ((rc = cmd_parse_until(
+						 &cmd_run,
+						 ch == OPT_BUDGET           ? "budget"
+						 : ch == OPT_MAX_REPEATS    ? "max-repeats"
+						 : ch == OPT_ON             ? "on"
+						 : ch == OPT_RULE           ? "rule"
+						 : ch == OPT_METRIC         ? "metric"
+						 : ch == OPT_MAX_REGRESSION ? "max-regression"
+													: "adjust",
+						 optarg, &o->until)) != 0)
 					return rc;
-				o->rule_set =
-					o->rule_set || ch == OPT_RULE || ch == OPT_ADJUST;
+				o->rule_set = o->rule_set || ch == OPT_RULE ||
+							  ch == OPT_ADJUST || ch == OPT_METRIC ||
+							  ch == OPT_MAX_REGRESSION;
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;

@@ -336,6 +336,24 @@ add_waits(const char *text, char names[][64], int64_t *counts, int *n, int max)
 	json_decref(j);
 }
 
+/* The recipe's probes of NODE over window W, one line if it had any. */
+static void
+print_window_probes(const struct store_sample_row *sa, int n, const char *node,
+					const struct store_window_row *w)
+{
+	struct report_probe_figure *f = NULL;
+	int nf = report_probe_figures(sa, n, node, w->start_s, w->end_s, &f);
+
+	if (nf > 0)
+	{
+		printf("    %-7s %-8s probes:", w->name, node);
+		for (int i = 0; i < nf; i++)
+			printf("%s %s %.6g", i ? "," : "", f[i].name, f[i].value);
+		putchar('\n');
+	}
+	report_probe_figures_free(f, nf);
+}
+
 /* The plan step's samples of each node over each window: the top waits. */
 static int
 print_window_samples(struct store *st, int64_t run_id, int order_idx,
@@ -386,6 +404,7 @@ print_window_samples(struct store *st, int64_t run_id, int order_idx,
 				counts[best] = -counts[best];
 			}
 			putchar('\n');
+			print_window_probes(sa, n, node, &win[w]);
 		}
 	store_samples_free(sa, n);
 	return 0;
@@ -492,9 +511,11 @@ print_samples(struct store *st, int64_t run_id,
 				printf(" %10" PRId64 " %8.3f", sa[k].lag_bytes, sa[k].lag_s);
 			else
 				printf(" %10s %8s", "-", "-");
-			printf(" %7.2f  %s %s\n", sa[k].query_ms,
+			printf(" %7.2f  %s %s%s%s\n", sa[k].query_ms,
 				   sa[k].waits ? sa[k].waits : "",
-				   sa[k].conflicts ? sa[k].conflicts : "");
+				   sa[k].conflicts ? sa[k].conflicts : "",
+				   sa[k].probes ? " probes " : "",
+				   sa[k].probes ? sa[k].probes : "");
 		}
 		store_samples_free(sa, n);
 	}

@@ -64,8 +64,11 @@ cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
 	}
 	else if (strcmp(name, "metric") == 0)
 	{
-		if (cmp_metric_parse(arg, &metric) < 0)
-			return cmd_usage_error(c, "unknown metric \"%s\"", arg);
+		char why[120];
+
+		if (cmp_metric_parse_full(arg, &metric, u->metric_full, why) < 0)
+			return cmd_usage_error(c, "unknown metric \"%s\"%s%s%s", arg,
+								   why[0] ? " (" : "", why, why[0] ? ")" : "");
 		u->metric = (int) metric;
 	}
 	else if (strcmp(name, "max-regression") == 0)

@@ -11,17 +11,19 @@
 #include "compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
 static const char *const metric_names[] = {
-	[CMP_TPS] = "tps",   [CMP_LAT_AVG] = "latency_avg",
-	[CMP_P50] = "p50",   [CMP_P90] = "p90",
-	[CMP_P95] = "p95",   [CMP_P99] = "p99",
-	[CMP_P999] = "p999", [CMP_MAX] = "max",
-	[CMP_DIP] = "dip",
+	[CMP_TPS] = "tps",         [CMP_LAT_AVG] = "latency_avg",
+	[CMP_P50] = "p50",         [CMP_P90] = "p90",
+	[CMP_P95] = "p95",         [CMP_P99] = "p99",
+	[CMP_P999] = "p999",       [CMP_MAX] = "max",
+	[CMP_DIP] = "dip",         [CMP_PROBE] = "probe",
+	[CMP_PROFILE] = "profile",
 };
 
 const char *
@@ -34,12 +36,72 @@ int
 cmp_metric_parse(const char *name, enum cmp_metric *out)
 {
 	for (int i = 0; i < (int) lengthof(metric_names); i++)
-		if (strcmp(name, metric_names[i]) == 0)
+		if (strcmp(name, metric_names[i]) == 0 && i != CMP_PROBE &&
+			i != CMP_PROFILE)
 		{
 			*out = (enum cmp_metric) i;
 			return 0;
 		}
 	return -1;
+}
+
+int
+cmp_metric_parse_full(const char *name, enum cmp_metric *out, char *full,
+					  char *why)
+{
+	const char *arg;
+
+	why[0] = '\0';
+	full[0] = '\0';
+	if (cmp_metric_parse(name, out) == 0)
+		return 0;
+	if (strlen(name) >= CMP_METRIC_NAME_MAX)
+	{
+		snprintf(why, 120, "a metric name of at most %d characters",
+				 CMP_METRIC_NAME_MAX - 1);
+		return -1;
+	}
+	if (strncmp(name, "probe:", 6) == 0)
+	{
+		const char *dot;
+
+		arg = name + 6;
+		dot = strchr(arg, '.');
+		if (dot == NULL || dot == arg || dot[1] == '\0' || dot[1] == '/' ||
+			dot[strlen(dot) - 1] == '/')
+		{
+			snprintf(why, 120,
+					 "probe:PROBE.FIGURE, e.g. probe:kax.used, "
+					 "probe:kax.scanned/s or probe:kax.scanned/snapshots");
+			return -1;
+		}
+		*out = CMP_PROBE;
+	}
+	else if (strncmp(name, "profile:", 8) == 0)
+	{
+		const char *colon;
+
+		arg = name + 8;
+		colon = strchr(arg, ':');
+		if (colon == NULL || colon == arg || colon[1] == '\0')
+		{
+			snprintf(why, 120,
+					 "profile:NODE:FUNCTION, e.g. "
+					 "profile:standby:GetSnapshotData");
+			return -1;
+		}
+		*out = CMP_PROFILE;
+	}
+	else
+		return -1;
+	snprintf(full, CMP_METRIC_NAME_MAX, "%s", name);
+	return 0;
+}
+
+const char *
+cmp_opts_metric(const struct cmp_opts *o)
+{
+	return o->metric_full[0] ? o->metric_full : cmp_metric_name(o->metric);
 }
 
 bool
@@ -227,8 +289,9 @@ paired_ratio(const struct cmp_opts *o, const double *va, const double *vb,
 			 const double *dx, int n, bool whole_point, double theta,
 			 struct stats_ratio *r)
 {
+	/* steal moves time, not what a probe or a profile share counts */
 	if (o->adjust == CMP_ADJUST_STEAL && whole_point && o->metric != CMP_DIP &&
-		all_known(dx, n))
+		o->metric != CMP_PROBE && o->metric != CMP_PROFILE && all_known(dx, n))
 		stats_ratio_adjusted(va, vb, dx, n, o->conf, o->seed, theta, r);
 	else
 		stats_ratio_test(va, n, vb, n, true, o->conf, o->seed, theta, r);

@@ -30,12 +30,45 @@ enum cmp_metric
 	 * window's, per block (a recipe with windows, e.g. seed 004's long
 	 * transaction).  Higher is better: 1 is no dip at all.
 	 */
-	CMP_DIP
+	CMP_DIP,
+	/*
+	 * A figure of the recipe's probes (recipe probes:), named
+	 * "probe:PROBE.FIGURE": a column ("kax.used"), a counter's change per
+	 * second ("kax.scanned/s"), or one counter over another summed over
+	 * the window ("kax.scanned/snapshots": entries scanned per snapshot).
+	 * Read over the "during" window when the recipe has one, else over
+	 * the point, on every node the probe ran on (report_probe_value()).
+	 * Per plan step: every workload of a step carries the same value.
+	 * Lower is better: a probe counts a cost.
+	 */
+	CMP_PROBE,
+	/*
+	 * A function's share of a node's CPU profile (run --profile), named
+	 * "profile:NODE:FUNCTION": per cent of the node's samples over the
+	 * point's window in FUNCTION itself (or with its callees, when the
+	 * profile has call graphs and NODE is followed by "+": "profile:
+	 * standby+:GetSnapshotData").  Lower is better.
+	 */
+	CMP_PROFILE
 };
 
+/* A metric's full name ("probe:kax.used"), at most this long. */
+#define CMP_METRIC_NAME_MAX 128
+
 const char *cmp_metric_name(enum cmp_metric m);
-/* 0, or -1 when NAME is not a metric (names as `measure:` takes them). */
+/*
+ * 0, or -1 when NAME is not a metric (names as `measure:` takes them).
+ * A metric with an argument (probe:, profile:) is refused here: callers
+ * that take them use cmp_metric_parse_full().
+ */
 int cmp_metric_parse(const char *name, enum cmp_metric *out);
+/*
+ * NAME as any metric, "probe:..." and "profile:..." included; FULL
+ * (CMP_METRIC_NAME_MAX bytes) gets the name as given.  -1 when it is
+ * none, with a reason in WHY (120 bytes).
+ */
+int cmp_metric_parse_full(const char *name, enum cmp_metric *out, char *full,
+						  char *why);
 bool cmp_metric_higher_is_better(enum cmp_metric m);
 /* The default margin: 3 % for tps, 5 % for latencies and the dip. */
 double cmp_metric_default_margin(enum cmp_metric m);
@@ -114,7 +147,8 @@ struct cmp_opts
 	bool paired;     /* pair samples by (run, block) */
 	bool on_geomean; /* the outcome from the sweep's geometric means */
 	enum cmp_rule rule;
-	enum cmp_adjust adjust; /* of paired ratios */
+	enum cmp_adjust adjust;                /* of paired ratios */
+	char metric_full[CMP_METRIC_NAME_MAX]; /* probe:, profile: as given */
 };
 
 enum cmp_verdict
@@ -128,6 +162,9 @@ enum cmp_verdict
 };
 
 const char *cmp_verdict_name(enum cmp_verdict v);
+
+/* The metric O judges, as people read it: "tps", "probe:kax.used". */
+const char *cmp_opts_metric(const struct cmp_opts *o);
 
 struct cmp_point
 {
@@ -343,9 +380,10 @@ struct cmp_side
 struct cmp_query
 {
 	bool metric_set;
-	enum cmp_metric metric; /* else the run's measure:, else tps */
-	const char *workload;   /* NULL: the measure's workload, or all */
-	const int *points;      /* only these client counts (NPOINTS > 0) */
+	enum cmp_metric metric;  /* else the run's measure:, else tps */
+	const char *metric_full; /* probe:, profile: as given */
+	const char *workload;    /* NULL: the measure's workload, or all */
+	const int *points;       /* only these client counts (NPOINTS > 0) */
 	int npoints;
 	double margin; /* <= 0: the metric's default */
 	enum cmp_rule rule;
@@ -409,6 +447,7 @@ struct cmp_look
 	double conf;
 	double margin; /* <= 0: the metric's default */
 	int metric;    /* -1: the run's measure:, else an enum cmp_metric */
+	char metric_full[CMP_METRIC_NAME_MAX]; /* probe:, profile: as given */
 	enum cmp_rule rule;
 	bool on_geomean; /* each workload's geometric mean, not each point */
 	enum cmp_adjust adjust;

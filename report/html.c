@@ -8,6 +8,7 @@
 #include "json_int.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -549,7 +550,7 @@ ratio_chart(struct doc *d, const struct result *r, const char *workload)
 	struct chart_range band;
 	struct chart_line line;
 	char *title = xasprintf("%s: %s, B/A of %s", workload, r->title,
-							cmp_metric_name(res->opts.metric));
+							cmp_opts_metric(&res->opts));
 	struct chart c = {.id = "ratio",
 					  .title = title,
 					  .xlabel = "clients (log2)",
@@ -623,7 +624,7 @@ verdict_table(struct doc *d, const struct result *r)
 		  "<th>window</th><th>clients</th><th>A (%s)</th><th>B</th>"
 		  "<th>B/A</th><th>%.4g %% interval</th><th>blocks A, B</th>"
 		  "<th>verdict</th></tr></thead><tbody>\n",
-		  cmp_metric_name(res->opts.metric), res->opts.conf * 100);
+		  cmp_opts_metric(&res->opts), res->opts.conf * 100);
 	for (int i = 0; i < res->npoints; i++)
 	{
 		const struct cmp_point *p = &res->points[i];
@@ -1032,6 +1033,52 @@ top_counts(struct doc *d, json_t *acc, int top)
 	}
 }
 
+/*
+ * The recipe's probes of NODE in the step whose point P is, per window
+ * of P ("during: kax.used 8998, ..."), or over the whole point without
+ * windows.  Whether there were any.
+ */
+static bool
+probe_cell(struct doc *d, const struct store_point_row *p,
+		   const struct store_sample_row *rows, int n, const char *node)
+{
+	struct store_window_row *win = NULL,
+							whole = {NULL, 0, INT_MAX, 0, false, 0, 0};
+	struct pgc_error ignored;
+	int nwin = 0;
+	bool any = false;
+
+	if (p == NULL ||
+		store_get_windows(d->st, p->id, &win, &nwin, &ignored) < 0)
+		nwin = 0;
+	for (int w = 0; w < (nwin > 0 ? nwin : 1); w++)
+	{
+		const struct store_window_row *x = nwin > 0 ? &win[w] : &whole;
+		struct report_probe_figure *f = NULL;
+		int nf = report_probe_figures(rows, n, node, x->start_s, x->end_s, &f);
+
+		if (nf > 0)
+		{
+			html(d, any ? "<br>" : "");
+			if (x->name)
+			{
+				html_esc(d, x->name);
+				html(d, ": ");
+			}
+			for (int i = 0; i < nf; i++)
+			{
+				html(d, i ? ", " : "");
+				html_esc(d, f[i].name);
+				htmlf(d, " %.6g", f[i].value);
+			}
+			any = true;
+		}
+		report_probe_figures_free(f, nf);
+	}
+	store_windows_free(win, nwin);
+	return any;
+}
+
 /* The servers' samples of the first block of each line at signature SIG. */
 static int
 samples_part(struct doc *d, const struct step *const *steps, int nsteps,
@@ -1039,7 +1086,7 @@ samples_part(struct doc *d, const struct step *const *steps, int nsteps,
 {
 	struct drawn x = {0};
 	struct strbuf table = STRBUF_INIT;
-	bool any_lag = false, any = false;
+	bool any_lag = false, any = false, any_probe = false;
 	bool *seen = xcalloc((size_t) d->nlines + 1, sizeof(bool));
 	int rc = -1;
 
@@ -1107,6 +1154,9 @@ samples_part(struct doc *d, const struct step *const *steps, int nsteps,
 				top_counts(&t, waits, 5);
 				html(&t, "</td><td>");
 				top_counts(&t, conflicts, 5);
+				html(&t, "</td><td>");
+				any_probe |=
+					probe_cell(&t, row_of(d, s, NULL), rows, n, nodes[k]);
 				html(&t, "</td></tr>\n");
 			}
 			json_decref(waits);
@@ -1134,8 +1184,9 @@ samples_part(struct doc *d, const struct step *const *steps, int nsteps,
 	{
 		html(d, "<table class=\"samples\"><thead><tr><th>line</th>"
 				"<th>node</th><th>commits/s</th><th>top wait events "
-				"(samples)</th><th>recovery conflicts</th></tr></thead>"
-				"<tbody>\n");
+				"(samples)</th><th>recovery conflicts</th><th>");
+		html(d, any_probe ? "probes (mean per window)" : "");
+		html(d, "</th></tr></thead><tbody>\n");
 		html(d, table.buf);
 		html(d, "</tbody></table>\n");
 	}

@@ -6,6 +6,7 @@
  * See compare.h.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "report.h"
 #include "sequential.h"
 #include "store.h"
 
@@ -166,10 +168,76 @@ point_dip(struct store *st, const struct store_point_row *p, double *dip,
 	return 0;
 }
 
+/*
+ * Probe figure "probe:SPEC" of stored point P: over its "during" window
+ * when it has one, else over the whole point (report_probe_value()).
+ */
+static int
+point_probe(struct store *st, const struct store_point_row *p,
+			const char *full, double *v, struct pgc_error *err)
+{
+	struct store_window_row *win = NULL;
+	struct store_sample_row *sa = NULL;
+	int nwin = 0, nsa = 0, start = 0, end = INT_MAX;
+
+	*v = NAN;
+	if (store_get_windows(st, p->id, &win, &nwin, err) < 0)
+		return -1;
+	for (int w = 0; w < nwin; w++)
+		if (strcmp(win[w].name, "during") == 0)
+		{
+			start = win[w].start_s;
+			end = win[w].end_s;
+		}
+	store_windows_free(win, nwin);
+	if (store_get_samples(st, p->run_id, p->order_idx, &sa, &nsa, err) < 0)
+		return -1;
+	*v = report_probe_value(sa, nsa, full + strlen("probe:"), start, end);
+	store_samples_free(sa, nsa);
+	return 0;
+}
+
+/*
+ * "profile:NODE:FUNCTION" of stored point P: the per cent of NODE's
+ * samples in FUNCTION (self), or with "NODE+" its inclusive share; NAN
+ * when the node has no profile, 0 when it has one without FUNCTION among
+ * the functions stored (they are the largest: FUNCTION's share is below
+ * the smallest of them, and 0 is what a cost that vanished reads).
+ */
+static int
+point_profile(struct store *st, const struct store_point_row *p,
+			  const char *full, double *v, struct pgc_error *err)
+{
+	struct store_profile_row *rows = NULL;
+	char node[64];
+	const char *arg = full + strlen("profile:"), *fn = strchr(arg, ':') + 1;
+	bool inclusive;
+	int n = 0;
+
+	*v = NAN;
+	snprintf(node, sizeof(node), "%.*s", (int) (fn - 1 - arg), arg);
+	inclusive = node[0] && node[strlen(node) - 1] == '+';
+	if (inclusive)
+		node[strlen(node) - 1] = '\0';
+	if (store_get_profile(st, p->run_id, p->order_idx, &rows, &n, err) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+	{
+		if (strcmp(rows[i].node, node) != 0)
+			continue;
+		if (isnan(*v))
+			*v = 0;
+		if (rows[i].symbol && strcmp(rows[i].symbol, fn) == 0)
+			*v += inclusive ? rows[i].inclusive : rows[i].pct;
+	}
+	store_profile_free(rows, n);
+	return 0;
+}
+
 static int
 build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
-			  enum cmp_metric metric, const char *workload,
-			  struct pgc_error *err)
+			  enum cmp_metric metric, const char *metric_full,
+			  const char *workload, struct pgc_error *err)
 {
 	for (int i = 0; i < sd->nrows; i++)
 	{
@@ -193,6 +261,16 @@ build_samples(struct store *st, struct cmp_side *sd, const struct cmp_query *q,
 		if (metric == CMP_DIP)
 		{
 			if (point_dip(st, p, &v, &recovery, err) < 0)
+				return -1;
+		}
+		else if (metric == CMP_PROBE)
+		{
+			if (point_probe(st, p, metric_full, &v, err) < 0)
+				return -1;
+		}
+		else if (metric == CMP_PROFILE)
+		{
+			if (point_profile(st, p, metric_full, &v, err) < 0)
 				return -1;
 		}
 		else
@@ -282,11 +360,12 @@ make_label(struct cmp_side *sd)
  */
 static int
 run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
-			 bool *have_measure, enum cmp_metric *metric,
+			 bool *have_measure, enum cmp_metric *metric, char *metric_full,
 			 const char **workload, const char **recipe, struct pgc_error *err)
 {
 	struct store_run_row run;
 	const char *m;
+	char why[120];
 
 	if (store_get_run(st, run_id, &run, err) < 0)
 		return -1;
@@ -298,7 +377,8 @@ run_defaults(struct store *st, int64_t run_id, struct cmp_side *keep,
 		*strchr((char *) *workload, '.') = '\0';
 		m = strchr(m, '.') + 1;
 	}
-	*have_measure = m && cmp_metric_parse(m, metric) == 0;
+	*have_measure =
+		m && cmp_metric_parse_full(m, metric, metric_full, why) == 0;
 	if (!*have_measure)
 		*workload = NULL;
 	store_run_row_release(&run);
@@ -435,6 +515,8 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 {
 	const char *recipe = NULL, *measure_workload = NULL;
 	enum cmp_metric metric = CMP_TPS, measure_metric = CMP_TPS;
+	char measure_full[CMP_METRIC_NAME_MAX] = "";
+	const char *metric_full;
 	const char *workload = q->workload;
 	bool have_measure = false;
 	struct cmp_opts co;
@@ -444,20 +526,23 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 	if (load_side(st, a, err) < 0 || load_side(st, b, err) < 0)
 		return -1;
 	if (run_defaults(st, b->rows[0].run_id, b, &have_measure, &measure_metric,
-					 &measure_workload, &recipe, err) < 0)
+					 measure_full, &measure_workload, &recipe, err) < 0)
 		return -1;
 	metric =
 		q->metric_set ? q->metric : (have_measure ? measure_metric : CMP_TPS);
+	metric_full = q->metric_set ? (q->metric_full ? q->metric_full : "")
+								: (have_measure ? measure_full : "");
 	if (workload == NULL && have_measure)
 		workload = measure_workload;
-	if (build_samples(st, a, q, metric, workload, err) < 0 ||
-		build_samples(st, b, q, metric, workload, err) < 0)
+	if (build_samples(st, a, q, metric, metric_full, workload, err) < 0 ||
+		build_samples(st, b, q, metric, metric_full, workload, err) < 0)
 		return -1;
 	if (a->nsamples == 0 || b->nsamples == 0)
 	{
 		error_set(err, PGC_ERR_USAGE, "no %s samples left on side %s%s%s",
-				  cmp_metric_name(metric), a->nsamples ? "B" : "A",
-				  workload ? " for workload " : "", workload ? workload : "");
+				  metric_full[0] ? metric_full : cmp_metric_name(metric),
+				  a->nsamples ? "B" : "A", workload ? " for workload " : "",
+				  workload ? workload : "");
 		error_hint(err, "check --workload, --points and blocks=");
 		return -1;
 	}
@@ -477,6 +562,7 @@ compare_stored(struct store *st, struct cmp_side *a, struct cmp_side *b,
 		co.paired = found;
 	}
 	co.metric = metric;
+	snprintf(co.metric_full, sizeof(co.metric_full), "%s", metric_full);
 	co.margin = q->margin > 0 ? q->margin : cmp_metric_default_margin(metric);
 	judge_as_stored(st, a, b, q, &co);
 	co.seed = q->seed;
@@ -540,6 +626,7 @@ look_pair(struct store *st, int64_t run_id, const char *base, const char *cand,
 	q.margin = how->margin;
 	if (how->metric >= 0)
 	{
+		q.metric_full = how->metric_full;
 		q.metric = (enum cmp_metric) how->metric;
 		q.metric_set = true;
 	}

@@ -42,7 +42,9 @@ point_metric(const struct store_point_row *p, enum cmp_metric m)
 		case CMP_MAX:
 			return p->lat_max_ms;
 		case CMP_DIP:
-			return NAN; /* a window's, not a column's */
+		case CMP_PROBE:
+		case CMP_PROFILE:
+			return NAN; /* a window's or a step's, not a column's */
 	}
 	return NAN;
 }

@@ -262,7 +262,7 @@ add_header_line(struct strbuf *out, const struct cmp_result *r)
 	strbuf_addf(out,
 				"metric %s (%s is better), margin %.1f %% (rule %s), %s %% "
 				"intervals %s, Holm over %d point%s",
-				cmp_metric_name(o->metric),
+				cmp_opts_metric(o),
 				cmp_metric_higher_is_better(o->metric) ? "higher" : "lower",
 				100 * o->margin, cmp_rule_name(o->rule),
 				conf_pct(o->conf, pct, sizeof(pct)),
@@ -905,11 +905,11 @@ render_json(struct strbuf *out, const struct cmp_result *r,
 	for (int ci = 0; ci < r->ncurves; ci++)
 		json_array_append_new(workloads, json_workload(r, &r->curves[ci]));
 	doc = json_pack(
-		"{s:i, s:o, s:o, s:o, s:s, s:s, s:b, s:o, s:o, s:b, s:I}",
+		"{s:i, s:o, s:o, s:o, s:s, s:o, s:b, s:o, s:o, s:b, s:I}",
 		"pgcliff_compare", CMP_JSON_VERSION, "recipe", pjson_str(l->recipe),
 		"baseline", pjson_str(l->a), "candidate", pjson_str(l->b), "gated_on",
 		o->on_geomean ? "geomean" : "points", "metric",
-		cmp_metric_name(o->metric), "higher_is_better",
+		pjson_str(cmp_opts_metric(o)), "higher_is_better",
 		cmp_metric_higher_is_better(o->metric), "margin",
 		json_num(o->margin, "%.4f"), "confidence", json_num(o->conf, "%.4f"),
 		"paired", all_paired(r), "bootstrap_seed", (json_int_t) o->seed);
@@ -1031,7 +1031,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 			strbuf_addf(&msg, ", bound %.3f", theta);
 			strbuf_reset(&name);
 			strbuf_addf(&name, "%s geometric mean over the sweep",
-						cmp_metric_name(r->opts.metric));
+						cmp_opts_metric(&r->opts));
 			junit_case(out, recipe, c->workload, name.buf, c->geo_verdict,
 					   true, msg.buf);
 		}
@@ -1051,7 +1051,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 			}
 			strbuf_reset(&name);
 			strbuf_addf(&name, "%s%s%s at %d clients",
-						cmp_metric_name(r->opts.metric), p->window ? " " : "",
+						cmp_opts_metric(&r->opts), p->window ? " " : "",
 						p->window ? p->window : "", p->clients);
 			junit_case(out, recipe, c->workload, name.buf, p->verdict, !geo,
 					   msg.buf);

@@ -65,6 +65,39 @@ int report_windows(const double *tps, int nseconds,
 				   const struct report_window_def *defs, int ndefs,
 				   struct report_window *out);
 
+struct store_sample_row;
+
+/* A probe's figure for one node over one window (recipe probes:). */
+struct report_probe_figure
+{
+	char *name;   /* "probe.column", "probe.counter/s" or "probe.errors" */
+	double value; /* the mean over the seconds that have it; errors: count */
+	int nseconds; /* how many seconds had it */
+};
+
+/*
+ * The probe figures of node NODE over seconds [START_S, END_S) of the
+ * samples ROWS[0..N) (store_get_samples): each probe column's mean (a
+ * counter's change per second), in the order first seen, and for a probe
+ * whose query failed in some second, "probe.errors" with their count.
+ * Returns the count; *OUT is the caller's (report_probe_figures_free).
+ */
+int report_probe_figures(const struct store_sample_row *rows, int n,
+						 const char *node, int start_s, int end_s,
+						 struct report_probe_figure **out);
+void report_probe_figures_free(struct report_probe_figure *f, int n);
+
+/*
+ * One probe figure SPEC ("kax.used", "kax.scanned/s" or
+ * "kax.scanned/snapshots") over seconds [START_S, END_S) of ROWS[0..N), on
+ * every node that has it: a column's or a counter's per-second mean as
+ * report_probe_figures() gives it, or for "PROBE.A/B" with B not "s" the
+ * counters A and B each summed over the window, A over B.  NAN when no
+ * second has it (or B sums to 0).
+ */
+double report_probe_value(const struct store_sample_row *rows, int n,
+						  const char *spec, int start_s, int end_s);
+
 struct load_workload;
 struct load_workload_result;
 struct load_result;

@@ -172,7 +172,8 @@ bisect_execute(const struct bisect_config *c, struct store *store,
 	row.good = b.good;
 	row.bad = b.commits[b.ncommits - 1].sha;
 	row.commits = b.ncommits;
-	row.metric = c->run.until.metric >= 0
+	row.metric = c->run.until.metric_full[0] ? c->run.until.metric_full
+				 : c->run.until.metric >= 0
 					 ? cmp_metric_name((enum cmp_metric) c->run.until.metric)
 					 : NULL;
 	row.margin = c->run.until.margin;

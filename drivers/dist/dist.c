@@ -173,6 +173,27 @@ workload_json(const struct load_workload *w)
 	return o;
 }
 
+/* The point's probes: [{name, sql, target, counters: [...]}, ...]. */
+static json_t *
+probes_json(const struct load_point *lp)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < lp->nprobes; i++)
+	{
+		const struct load_probe *pr = &lp->probes[i];
+		json_t *counters = json_array();
+
+		for (int k = 0; k < pr->ncounters; k++)
+			json_array_append_new(counters, pjson_str(pr->counters[k]));
+		json_array_append_new(
+			a, json_pack("{s:o,s:o,s:o,s:o}", "name", pjson_str(pr->name),
+						 "sql", pjson_str(pr->sql), "target",
+						 pjson_str(pr->target), "counters", counters));
+	}
+	return a;
+}
+
 char *
 dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 		  double clock_offset_us, double clock_err_us)
@@ -206,6 +227,7 @@ dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 						json_boolean(lp->failures_detailed));
 	json_object_set_new(o, "workloads", wls);
 	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(o, "probes", probes_json(lp));
 	return pjson_text(o, JSON_COMPACT);
 }
 
@@ -233,6 +255,9 @@ struct dist_share
 	const char ***node_kw;
 	const char ***node_vals;
 	int nnodes;
+	struct load_probe *probes;
+	const char ***probe_counters;
+	int nprobes;
 };
 
 void
@@ -256,6 +281,10 @@ dist_share_free(struct dist_share *s)
 		free(s->node_kw[i]);
 		free(s->node_vals[i]);
 	}
+	for (int i = 0; i < s->nprobes; i++)
+		free(s->probe_counters[i]);
+	free(s->probes);
+	free(s->probe_counters);
 	free(s->scripts);
 	free(s->weights);
 	free(s->rules);
@@ -270,6 +299,37 @@ dist_share_free(struct dist_share *s)
 	free(s->node_vals);
 	json_decref(s->doc);
 	free(s);
+}
+
+/* The spec's probes (borrowed from its document), for the sampling share. */
+static void
+read_probes(struct dist_share *s, const json_t *a)
+{
+	size_t n = json_array_size(a);
+
+	s->probes = xcalloc(n + 1, sizeof(*s->probes));
+	s->probe_counters = xcalloc(n + 1, sizeof(char **));
+	for (size_t i = 0; i < n; i++)
+	{
+		const json_t *pr = json_array_get(a, i);
+		const json_t *c = json_object_get(pr, "counters");
+		struct load_probe *p = &s->probes[s->nprobes];
+		const char **counters;
+
+		/* a probe without a name or a query is nothing to run */
+		if (get_str(pr, "name") == NULL || get_str(pr, "sql") == NULL)
+			continue;
+		p->name = get_str(pr, "name");
+		p->sql = get_str(pr, "sql");
+		p->target = get_str(pr, "target");
+		counters = xcalloc(json_array_size(c) + 1, sizeof(char *));
+		for (size_t k = 0; k < json_array_size(c); k++)
+			if (json_string_value(json_array_get(c, k)))
+				counters[p->ncounters++] =
+					json_string_value(json_array_get(c, k));
+		p->counters = counters;
+		s->probe_counters[s->nprobes++] = counters;
+	}
 }
 
 static int
@@ -446,6 +506,7 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 			s->nodes[i].conn_keywords = s->node_kw[i];
 			s->nodes[i].conn_values = s->node_vals[i];
 		}
+		read_probes(s, json_object_get(s->doc, "probes"));
 	}
 	s->lp.workloads = s->wl;
 	s->lp.nworkloads = s->nwl;
@@ -462,6 +523,8 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 	s->lp.failures_detailed = get_bool(s->doc, "failures_detailed");
 	s->lp.nodes = s->nodes;
 	s->lp.nnodes = s->nnodes;
+	s->lp.probes = s->probes;
+	s->lp.nprobes = s->nprobes;
 	s->ready_timeout_ns = get_int(s->doc, "ready_timeout_ns");
 	s->clock_offset_us = get_num(s->doc, "clock_offset_us");
 	s->clock_err_us = get_num(s->doc, "clock_err_us");
@@ -631,6 +694,9 @@ samples_json(const struct load_result *res)
 						 (json_int_t) s->lag_bytes, "lag_s", s->lag_s, "waits",
 						 pjson_str(s->waits), "query_ms", s->query_ms, "error",
 						 pjson_str(s->error)));
+		if (s->probes)
+			json_object_set_new(json_array_get(a, json_array_size(a) - 1),
+								"probes", pjson_str(s->probes));
 	}
 	return a;
 }
@@ -914,6 +980,8 @@ merge_samples(struct load_result *out, const json_t *a)
 		d->lag_bytes = get_int(s, "lag_bytes");
 		d->lag_s = get_num(s, "lag_s");
 		d->waits = get_str(s, "waits") ? xstrdup(get_str(s, "waits")) : NULL;
+		d->probes =
+			get_str(s, "probes") ? xstrdup(get_str(s, "probes")) : NULL;
 		d->query_ms = get_num(s, "query_ms");
 		snprintf(d->error, sizeof(d->error), "%s",
 				 get_str(s, "error") ? get_str(s, "error") : "");

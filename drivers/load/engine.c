@@ -13,6 +13,7 @@
 #include "engine.h"
 
 #include "cluster.h"
+#include "probe_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -2540,6 +2541,7 @@ struct sampler
 	int64_t *last_commits;
 	int64_t (*last_conflicts)[5];
 	bool *have_last;
+	struct probe_set probes;
 	struct load_sample *rows;
 	int nrows;
 	int cap;
@@ -2600,6 +2602,8 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 			sm->last_commits[i] = commits;
 			memcpy(sm->last_conflicts[i], confl, sizeof(confl));
 			sm->have_last[i] = true;
+			row.probes =
+				probe_sample(&sm->probes, sm->conns[i], &p->nodes[i], i);
 			if (!row.ok && second >= 0)
 				snprintf(row.error, sizeof(row.error),
 						 "no earlier sample to count from");
@@ -2616,12 +2620,14 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 				sm->conns[i] = NULL;
 			}
 			sm->have_last[i] = false;
+			probe_set_forget(&sm->probes, i);
 		}
 		PQclear(res);
 		row.query_ms = (double) (clock_now_ns() - t0) / 1e6;
 		if (second < 0)
 		{
 			free(row.waits);
+			free(row.probes);
 			continue;
 		}
 		if (sm->nrows == sm->cap)
@@ -2992,6 +2998,7 @@ load_run(const struct load_point *p, struct load_result *out,
 		sm.last_conflicts =
 			xcalloc((size_t) nodes, sizeof(*sm.last_conflicts));
 		sm.have_last = xcalloc((size_t) nodes, sizeof(bool));
+		probe_set_init(&sm.probes, p->probes, p->nprobes, nodes);
 		for (int i = 0; i < nodes; i++)
 			sm.conns[i] = sampler_connect(&p->nodes[i]);
 	}
@@ -3079,6 +3086,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	free(sm.last_commits);
 	free(sm.last_conflicts);
 	free(sm.have_last);
+	probe_set_release(&sm.probes);
 	out->samples = sm.rows;
 	out->nsamples = sm.nrows;
 	for (int i = 0; i < e.nstarted; i++)
@@ -3151,7 +3159,10 @@ load_result_release(struct load_result *r)
 	}
 	free(r->w);
 	for (int i = 0; i < r->nsamples; i++)
+	{
 		free(r->samples[i].waits);
+		free(r->samples[i].probes);
+	}
 	free(r->samples);
 	free(r->warm_tps);
 	memset(r, 0, sizeof(*r));

@@ -151,6 +151,22 @@ struct load_node
 };
 
 /*
+ * A probe (the recipe's probes:): SQL the sampler runs every second, after
+ * its own query and on the same connection, on the node named TARGET (NULL:
+ * every node).  It must return one row whose every column is a number or
+ * NULL.  Columns named in COUNTERS only grow: a sample keeps their change
+ * over the second (key "NAME/s"), the others their value at its end.
+ */
+struct load_probe
+{
+	const char *name;
+	const char *sql;
+	const char *target;
+	const char *const *counters;
+	int ncounters;
+};
+
+/*
  * One sample of one node, for second SECOND of the window: the counters'
  * changes over that second and what was seen at its end.
  */
@@ -165,7 +181,13 @@ struct load_sample
 	int64_t lag_bytes; /* received but not replayed WAL */
 	double lag_s;      /* since the last replayed commit's timestamp */
 	char *waits;       /* JSON {"LWLock:ProcArray": 3, ...} */
-	double query_ms;   /* what taking the sample cost */
+	/*
+	 * The probes that target the node, JSON {"kax": {"used": 812,
+	 * "scanned/s": 1.2e6}, ...}: a probe whose query failed has {"error":
+	 * "..."} instead; NULL when no probe targets the node
+	 */
+	char *probes;
+	double query_ms; /* what taking the sample (and its probes) cost */
 	char error[160];
 };
 
@@ -241,6 +263,9 @@ struct load_point
 	/* servers to sample every second of the window (not with -t) */
 	const struct load_node *nodes;
 	int nnodes;
+	/* and what else to ask them each second */
+	const struct load_probe *probes;
+	int nprobes;
 	/*
 	 * Told from the calling thread when the window begins (BEGINS true)
 	 * and when it ends or the point stops early (false), within 20 ms;

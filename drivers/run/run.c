@@ -46,6 +46,7 @@ struct run
 	struct variant *vars;
 	struct run_target *targets;
 	struct recipe_plan_step *plan;
+	struct load_probe *probes;     /* the recipe's, for every point */
 	const int *sweep;              /* -c's list, else the recipe's */
 	struct script_define *defines; /* variables:, then -D over them */
 	/* per recipe workload: its scripts, weights and failure policy */
@@ -1368,6 +1369,7 @@ store_samples(struct run *r, const struct load_point *lp,
 		rows[i].waits = sa->waits;
 		rows[i].query_ms = sa->query_ms;
 		rows[i].error = sa->error[0] ? sa->error : NULL;
+		rows[i].probes = sa->probes;
 	}
 	result = store_samples_add(r->store, r->run_id, order, rows, res->nsamples,
 							   err ? err : &ignored);
@@ -1713,6 +1715,21 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	nodes[1].conn_values = target_values(rt->t, TARGET_STANDBY);
 	lp.nodes = nodes;
 	lp.nnodes = target_has_standby(rt->t) ? 2 : 1;
+	if (r->probes == NULL && rc->nprobes > 0)
+	{
+		r->probes = xcalloc((size_t) rc->nprobes, sizeof(*r->probes));
+		for (int i = 0; i < rc->nprobes; i++)
+		{
+			r->probes[i].name = rc->probes[i].name;
+			r->probes[i].sql = rc->probes[i].sql;
+			r->probes[i].target = rc->probes[i].target;
+			r->probes[i].counters =
+				(const char *const *) rc->probes[i].counters;
+			r->probes[i].ncounters = rc->probes[i].ncounters;
+		}
+	}
+	lp.probes = r->probes;
+	lp.nprobes = rc->nprobes;
 	lp.verbose_errors = c->verbose_errors;
 	lp.exit_on_abort = c->exit_on_abort;
 	lp.debug_sends = c->debug;
@@ -1837,6 +1854,7 @@ until_block_done(struct run *r, int blocks)
 	how.conf = conf;
 	how.margin = r->c.until.margin;
 	how.metric = r->c.until.metric;
+	memcpy(how.metric_full, r->c.until.metric_full, sizeof(how.metric_full));
 	how.rule = r->c.until.rule;
 	how.adjust = r->c.until.adjust;
 	how.on_geomean = r->c.until.on_geomean;
@@ -2379,6 +2397,7 @@ run_free(struct run *r)
 	free(r->wl_weights);
 	free(r->policies);
 	free(r->plan);
+	free(r->probes);
 	for (int i = 0; i < r->ndefines; i++)
 		free((char *) r->defines[i].name);
 	free(r->defines);

@@ -100,6 +100,7 @@ struct run_until
 	double margin;     /* --max-regression; <= 0: the metric's default */
 	int max_repeats;   /* blocks at most; 0: as many as the budget holds */
 	int metric;        /* -1: the recipe's measure:, else enum cmp_metric */
+	char metric_full[CMP_METRIC_NAME_MAX]; /* probe:, profile: as given */
 	enum cmp_rule rule;
 	enum cmp_adjust adjust; /* of the paired ratios (compare.h) */
 	bool on;                /* until decided; without it the rest is unused */

@@ -40,7 +40,7 @@ static const char *const top_keys[] = {
 	"reset",         "primary",     "standby",   "duration", "warmup",
 	"repeat",        "workloads",   "sweep",     "measure",  "variants",
 	"restart",       "windows",     "variables", "init",     "source",
-	"run_workloads", "placement",   "profile",   NULL};
+	"run_workloads", "placement",   "profile",   "probes",   NULL};
 static const char *const placement_keys[] = {"server", "driver", NULL};
 static const char *const variant_keys[] = {"server", "bindir",  "target",
 										   "build",  "profile", NULL};
@@ -59,6 +59,7 @@ static const char *const pgbench_init_keys[] = {
 static const char *const build_keys[] = {"defines", "patches", "configure",
 										 "revision", NULL};
 static const char *const sweep_keys[] = {"clients", "jobs", "workloads", NULL};
+static const char *const probe_keys[] = {"sql", "target", "counters", NULL};
 
 /* --------------------------------------------------------------- errors */
 
@@ -1092,6 +1093,109 @@ parse_windows(struct loader *ld, const yaml_node_t *node)
 }
 
 static int
+parse_probe(struct loader *ld, const yaml_node_t *k, const yaml_node_t *v,
+			struct recipe_probe *p)
+{
+	char context[RECIPE_NAME_MAX + 16];
+	const yaml_node_t *x;
+
+	snprintf(context, sizeof(context), "in probe '%s'", scalar(k));
+	if (expect_mapping(ld, v, "a probe") < 0 ||
+		check_keys(ld, v, probe_keys, context) < 0)
+		return -1;
+	if ((x = lookup(ld, v, "sql")) == NULL)
+	{
+		fail(ld, k, "probe '%s' has no 'sql'", scalar(k));
+		error_hint(ld->err, "one query returning one row of numbers, e.g. "
+							"sql: SELECT count(*) AS backends FROM "
+							"pg_stat_activity");
+		return -1;
+	}
+	if (expect_scalar(ld, x, "a probe's 'sql'") < 0)
+		return -1;
+	if (strspn(scalar(x), " \t\r\n") == strlen(scalar(x)))
+		return fail(ld, x, "probe '%s': empty 'sql'", scalar(k));
+	p->sql = xstrdup(scalar(x));
+	if ((x = lookup(ld, v, "target")) != NULL)
+	{
+		if (expect_scalar(ld, x, "a probe's 'target'") < 0)
+			return -1;
+		if (strcmp(scalar(x), "all") != 0 &&
+			strcmp(scalar(x), "primary") != 0 &&
+			strcmp(scalar(x), "standby") != 0)
+			return fail(ld, x,
+						"probe '%s': target must be primary, standby or all, "
+						"not \"%s\"",
+						scalar(k), scalar(x));
+		if (strcmp(scalar(x), "standby") == 0 &&
+			ld->r->topology != RECIPE_TOPO_PRIMARY_STANDBY)
+		{
+			fail(ld, x,
+				 "probe '%s' targets the standby, but the recipe has "
+				 "none",
+				 scalar(k));
+			error_hint(ld->err, "topology: primary+standby");
+			return -1;
+		}
+		if (strcmp(scalar(x), "all") != 0)
+			p->target = xstrdup(scalar(x));
+	}
+	if ((x = lookup(ld, v, "counters")) != NULL)
+	{
+		if (x->type != YAML_SEQUENCE_NODE)
+			return fail(ld, x,
+						"probe '%s': counters must be a list of column names",
+						scalar(k));
+		p->counters = xcalloc((size_t) (x->data.sequence.items.top -
+										x->data.sequence.items.start) +
+								  1,
+							  sizeof(char *));
+		for (yaml_node_item_t *it = x->data.sequence.items.start;
+			 it < x->data.sequence.items.top; it++)
+		{
+			yaml_node_t *c = node_at(ld, *it);
+
+			if (expect_scalar(ld, c, "a counter") < 0)
+				return -1;
+			if (!recipe_is_name(scalar(c)))
+				return bad_name(ld, c, "counter", scalar(c));
+			for (int i = 0; i < p->ncounters; i++)
+				if (strcmp(p->counters[i], scalar(c)) == 0)
+					return fail(ld, c, "probe '%s': counter '%s' given twice",
+								scalar(k), scalar(c));
+			p->counters[p->ncounters++] = xstrdup(scalar(c));
+		}
+	}
+	return 0;
+}
+
+/* probes: NAME: {sql: ..., target: ..., counters: [...]}, ... */
+static int
+parse_probes(struct loader *ld, const yaml_node_t *node)
+{
+	struct recipe *r = ld->r;
+
+	if (expect_mapping(ld, node, "'probes'") < 0 ||
+		check_keys(ld, node, NULL, "in 'probes'") < 0)
+		return -1;
+	r->probes = mapping_alloc(node, sizeof(*r->probes));
+	for (yaml_node_pair_t *pr = node->data.mapping.pairs.start;
+		 pr < node->data.mapping.pairs.top; pr++)
+	{
+		yaml_node_t *k = node_at(ld, pr->key);
+		struct recipe_probe *p = &r->probes[r->nprobes++];
+
+		if (!recipe_is_name(scalar(k)))
+			return bad_name(ld, k, "probe", scalar(k));
+		p->name = xstrdup(scalar(k));
+		p->pos = pos_of(k);
+		if (parse_probe(ld, k, node_at(ld, pr->value), p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
 parse_variants(struct loader *ld, const yaml_node_t *node)
 {
 	struct recipe *r = ld->r;
@@ -1759,6 +1863,81 @@ check_swept_workloads(struct loader *ld, const yaml_node_t *workloads)
 	return 0;
 }
 
+/*
+ * measure: WORKLOAD.probe:PROBE.FIGURE: PROBE is one of the recipe's, and
+ * FIGURE a column ("used"), a counter per second ("scanned/s") or one
+ * counter over another ("scanned/snapshots"), both in its counters:.
+ */
+static int
+measure_probe(struct loader *ld, const yaml_node_t *node, const char *spec)
+{
+	const struct recipe *r = ld->r;
+	const char *dot = strchr(spec, '.'), *fig, *slash;
+	const struct recipe_probe *p = NULL;
+
+	for (int i = 0; dot && i < r->nprobes; i++)
+		if (strlen(r->probes[i].name) == (size_t) (dot - spec) &&
+			strncmp(r->probes[i].name, spec, (size_t) (dot - spec)) == 0)
+			p = &r->probes[i];
+	if (p == NULL)
+	{
+		fail(ld, node, "'measure' names no probe of the recipe: \"%s\"", spec);
+		error_hint(ld->err, "probe:PROBE.FIGURE with PROBE under probes:, "
+							"e.g. probe:kax.used");
+		return -1;
+	}
+	fig = dot + 1;
+	slash = strchr(fig, '/');
+	if (fig[0] == '\0' || fig[0] == '/')
+		return fail(ld, node, "'measure': probe '%s' needs a figure", p->name);
+	if (slash && strcmp(slash, "/s") != 0)
+	{
+		bool num = false, den = false;
+
+		for (int k = 0; k < p->ncounters; k++)
+		{
+			num |= strlen(p->counters[k]) == (size_t) (slash - fig) &&
+				   strncmp(p->counters[k], fig, (size_t) (slash - fig)) == 0;
+			den |= strcmp(p->counters[k], slash + 1) == 0;
+		}
+		if (!num || !den)
+		{
+			fail(ld, node,
+				 "'measure': %s is a ratio of counters, and probe '%s' "
+				 "counts no '%.*s'",
+				 fig, p->name,
+				 num ? (int) strlen(slash + 1) : (int) (slash - fig),
+				 num ? slash + 1 : fig);
+			error_hint(ld->err, "list both under the probe's counters:");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* measure: WORKLOAD.profile:NODE:FUNCTION, with profiles on. */
+static int
+measure_profile(struct loader *ld, const yaml_node_t *node, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	size_t nlen = colon ? (size_t) (colon - spec) : 0;
+
+	if (colon && nlen > 0 && spec[nlen - 1] == '+')
+		nlen--;
+	if (colon == NULL || colon[1] == '\0' ||
+		!((nlen == 7 && strncmp(spec, "primary", 7) == 0) ||
+		  (nlen == 7 && strncmp(spec, "standby", 7) == 0)))
+	{
+		fail(ld, node, "'measure': profile:NODE:FUNCTION, not \"profile:%s\"",
+			 spec);
+		error_hint(ld->err, "NODE is primary or standby (standby+: with "
+							"callees), e.g. profile:standby:GetSnapshotData");
+		return -1;
+	}
+	/* profile: may be off here and --profile on the command line */
+	return 0;
+}
+
 static int
 parse_measure(struct loader *ld, const yaml_node_t *node)
 {
@@ -1768,7 +1947,7 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 	if (expect_scalar(ld, node, "'measure'") < 0)
 		return -1;
 	s = scalar(node);
-	dot = strrchr(s, '.');
+	dot = strchr(s, '.'); /* workload names have no dot; figures may */
 	if (dot == NULL)
 	{
 		fail(ld, node, "'measure' must be WORKLOAD.METRIC, not \"%s\"", s);
@@ -1802,6 +1981,10 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 	for (const char *const *m = recipe_metrics; *m; m++)
 		if (strcmp(*m, r->measure_metric) == 0)
 			return 0;
+	if (strncmp(r->measure_metric, "probe:", 6) == 0)
+		return measure_probe(ld, node, r->measure_metric + 6);
+	if (strncmp(r->measure_metric, "profile:", 8) == 0)
+		return measure_profile(ld, node, r->measure_metric + 8);
 	fail(ld, node, "unknown metric '%s' in 'measure'", r->measure_metric);
 	{
 		const char *near = nearest_word(r->measure_metric, recipe_metrics);
@@ -2039,6 +2222,8 @@ load_root(struct loader *ld, yaml_node_t *root)
 		parse_variants(ld, v) < 0)
 		return -1;
 	if ((v = lookup(ld, root, "windows")) != NULL && parse_windows(ld, v) < 0)
+		return -1;
+	if ((v = lookup(ld, root, "probes")) != NULL && parse_probes(ld, v) < 0)
 		return -1;
 	/* a fresh server per block is the default: an instance carries an
 	 * effect of its own that lasts its lifetime (see README) */
@@ -2394,6 +2579,16 @@ recipe_free(struct recipe *r)
 	for (int i = 0; i < r->nwindows; i++)
 		free(r->windows[i].name);
 	free(r->windows);
+	for (int i = 0; i < r->nprobes; i++)
+	{
+		free(r->probes[i].name);
+		free(r->probes[i].sql);
+		free(r->probes[i].target);
+		for (int k = 0; k < r->probes[i].ncounters; k++)
+			free(r->probes[i].counters[k]);
+		free(r->probes[i].counters);
+	}
+	free(r->probes);
 	free_sql_list(r->setup, r->nsetup);
 	free_sql_list(r->init.sql, r->init.nsql);
 	free(r->init.partition_method);

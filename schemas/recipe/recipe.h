@@ -181,6 +181,21 @@ struct recipe_window
 	int end_s;
 };
 
+/*
+ * probes: SQL sampled every second of the window on the servers it targets,
+ * beside pgcliff's own samples (engine.h: load_probe).  One row, every
+ * column a number; COUNTERS name the columns that only grow.
+ */
+struct recipe_probe
+{
+	char *name;
+	struct recipe_pos pos;
+	char *sql;
+	char *target; /* "primary", "standby", or NULL: every server */
+	char **counters;
+	int ncounters;
+};
+
 struct recipe
 {
 	char *path;
@@ -207,6 +222,8 @@ struct recipe
 	/* variants (none: the run has one variant, "default") */
 	struct variant *variants;
 	struct recipe_window *windows;
+	struct recipe_probe *probes;
+	int nprobes;
 	/* measure: workload.metric */
 	char *measure_workload;
 	char *measure_metric;

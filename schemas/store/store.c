@@ -240,6 +240,8 @@ static const struct migration
 	 NULL, NULL},
 	/* 14 -> 15: the hypervisor's share of the CPU during each window */
 	{"ALTER TABLE point ADD COLUMN steal_pct REAL;", NULL, NULL},
+	/* 15 -> 16: what the recipe's probes saw each second */
+	{"ALTER TABLE sample ADD COLUMN probes TEXT;", NULL, NULL},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -1560,6 +1562,7 @@ bind_sample(struct sql_stmt *s, int i, const void *arg)
 	sql_bind_text(s, 11, r->waits);
 	sql_bind_double(s, 12, r->query_ms);
 	sql_bind_text(s, 13, r->error);
+	sql_bind_text(s, 14, r->probes);
 }
 
 int
@@ -1574,8 +1577,8 @@ store_samples_add(struct store *st, int64_t run_id, int order_idx,
 	return insert_rows(
 		st,
 		"INSERT INTO sample (run_id, order_idx, node, second, ok, commits,"
-		" conflicts, standby, lag_bytes, lag_s, waits, query_ms, error)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		" conflicts, standby, lag_bytes, lag_s, waits, query_ms, error,"
+		" probes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		n, bind_sample, &x, "the samples", err);
 }
 
@@ -1595,6 +1598,7 @@ fill_sample(struct sql_stmt *s, void *row)
 	r->waits = col_text(s, 8);
 	r->query_ms = sql_col_double(s, 9);
 	r->error = col_text(s, 10);
+	r->probes = col_text(s, 11);
 }
 
 int
@@ -1606,8 +1610,9 @@ store_get_samples(struct store *st, int64_t run_id, int order_idx,
 	void *out;
 	int rc = select_rows(st,
 						 "SELECT node, second, ok, commits, conflicts,"
-						 " standby, lag_bytes, lag_s, waits, query_ms, error"
-						 " FROM sample WHERE run_id = ? AND order_idx = ?"
+						 " standby, lag_bytes, lag_s, waits, query_ms, error,"
+						 " probes FROM sample WHERE run_id = ? AND"
+						 " order_idx = ?"
 						 " ORDER BY node, second",
 						 params, 2, sizeof(**rows), fill_sample, &out, nrows,
 						 "the samples", err);
@@ -1625,6 +1630,7 @@ store_samples_free(struct store_sample_row *rows, int n)
 		free((char *) rows[i].conflicts);
 		free((char *) rows[i].waits);
 		free((char *) rows[i].error);
+		free((char *) rows[i].probes);
 	}
 	free(rows);
 }

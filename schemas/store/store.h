@@ -22,7 +22,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 15
+#define STORE_SCHEMA_VERSION 16
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -139,6 +139,9 @@ struct store_sample_row
 	const char *waits; /* JSON {"LWLock:ProcArray": 3} */
 	double query_ms;
 	const char *error; /* or NULL */
+	/* the recipe's probes, JSON {"kax": {"used": 812}} (load_sample), or
+	 * NULL */
+	const char *probes;
 };
 
 /*

@@ -3,7 +3,8 @@
 # simple-update on the primary, a transaction held open on the primary
 # from second 8 for 6 s; one clock for all.  The run stores both series
 # aligned (same seconds), the event with its actual start, and show
-# prints the windows with the dip and the recovery.
+# prints the windows with the dip and the recovery, and the recipe's
+# probes per window.
 . "$(dirname "$0")/lib.sh"
 cat >"$TMP/standby.yaml" <<'YAML'
 recipe: standby_short
@@ -27,6 +28,17 @@ windows:
   before: [2s, 8s]
   during: [8s, 14s]
   after: [15s, 20s]
+probes:
+  replay:
+    target: standby
+    sql: |
+      SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0') AS replayed,
+             (SELECT count(*) FROM pg_stat_activity
+               WHERE backend_type = 'client backend') AS backends
+    counters: [replayed]
+  broken:
+    target: primary
+    sql: SELECT * FROM no_such_table
 measure: reads.tps
 YAML
 "$PGCLIFF" run "$TMP/standby.yaml" >"$TMP/out" 2>"$TMP/err"
@@ -58,6 +70,19 @@ check_eq "wait events counted" \
 	"$(sql "SELECT count(*) > 0 FROM sample WHERE run_id = $run AND node = 'primary' AND waits LIKE '%Timeout:PgSleep%'")" 1
 grep -qE "^    during  standby  commits/s [0-9]+, replay lag max [0-9]+ bytes, waits:" "$TMP/show" \
 	|| fail "window samples in show: $(grep -A8 '^windows' "$TMP/show")"
+# the recipe's probes: the standby's each second (a counter as its change,
+# WAL replayed while the primary writes), the primary's failing query
+# stored as the probe's error without failing the sample
+check_eq "probes on the standby every second, replay growing" \
+	"$(sql "SELECT count(*) || ' ' || (min(json_extract(probes, '\$.replay.\"replayed/s\"')) > 0) || ' ' || (max(json_extract(probes, '\$.replay.backends')) >= 3) FROM sample WHERE run_id = $run AND node = 'standby' AND second > 0")" \
+	"19 1 1"
+check_eq "the primary's broken probe: its error, the samples still ok" \
+	"$(sql "SELECT count(*) || ' ' || min(ok) || ' ' || min(json_extract(probes, '\$.broken.error')) FROM sample WHERE run_id = $run AND node = 'primary'")" \
+	'20 1 relation "no_such_table" does not exist'
+grep -qE "^    during  standby  probes: replay.replayed/s [0-9.e+]+, replay.backends [0-9.]+$" "$TMP/show" \
+	|| fail "probe figures in show: $(grep -A12 '^windows' "$TMP/show")"
+grep -qE "^    during  primary  probes: broken.errors 6$" "$TMP/show" \
+	|| fail "probe errors in show: $(grep 'probes:' "$TMP/show")"
 # the same recipe on an external pair given by conninfo
 helper=$(dirname "$PGCLIFF")/tests/cluster_helper
 coproc HELPER { exec "$helper" --standby hot_standby_feedback=on; }

@@ -73,8 +73,8 @@ test_verdicts(const char *golden_dir, bool update)
 	struct cmp_sample a[64], b[64];
 	int n = make_samples(a, b, 7, 7, 4);
 	struct cmp_opts o = {
-		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
-		CMP_ADJUST_STEAL};
+		CMP_TPS,          0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL, ""};
 	struct cmp_result r;
 	struct cmp_labels l = {"run 7, variant locks8", "run 7, variant locks64",
 						   "xloginsert_locks"};
@@ -132,7 +132,8 @@ test_verdicts(const char *golden_dir, bool update)
 	make_samples(a, b, 7, 8, 4);
 	compare_samples(a, n, b, n,
 					&(struct cmp_opts){CMP_TPS, 0.03, 0.95, 1, false, false,
-									   CMP_RULE_ESTIMATE, CMP_ADJUST_STEAL},
+									   CMP_RULE_ESTIMATE, CMP_ADJUST_STEAL,
+									   ""},
 					&r);
 	CHECK(!r.points[1].paired);
 	CHECK_INT(r.points[1].verdict, CMP_REGRESSION);
@@ -171,8 +172,8 @@ test_windows(const char *golden_dir, bool update)
 	const double tps_b[] = {17500, 20000, 14000, 19900};
 	const double rec_b[NBLOCKS] = {5, 4, 6, -1, 5};
 	struct cmp_opts o = {
-		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
-		CMP_ADJUST_STEAL};
+		CMP_TPS,          0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL, ""};
 	struct cmp_labels l = {"run 3, variant kax32", "run 3, variant kax1024",
 						   "kax_compress"};
 	struct cmp_result r;
@@ -247,8 +248,8 @@ test_geomean_gate(const char *golden_dir, bool update)
 {
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
 	struct cmp_opts o = {
-		CMP_TPS,         0.03, 0.95, 5432, true, true, CMP_RULE_ESTIMATE,
-		CMP_ADJUST_STEAL};
+		CMP_TPS,          0.03, 0.95, 5432, true, true, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL, ""};
 	struct cmp_labels l = {"run 5, variant a", "run 5, variant slow",
 						   "txid_current"};
 	struct cmp_result r;
@@ -295,7 +296,8 @@ test_latency(void)
 						 true,
 						 false,
 						 CMP_RULE_ESTIMATE,
-						 CMP_ADJUST_STEAL};
+						 CMP_ADJUST_STEAL,
+						 ""};
 
 	for (int k = 0; k < NBLOCKS; k++)
 	{
@@ -324,8 +326,8 @@ test_holm(void)
 	struct cmp_sample a[4 * NBLOCKS], b[4 * NBLOCKS];
 	struct cmp_result r;
 	struct cmp_opts o = {
-		CMP_TPS,         0.03, 0.95, 1, true, false, CMP_RULE_STRICT,
-		CMP_ADJUST_STEAL};
+		CMP_TPS,          0.03, 0.95, 1, true, false, CMP_RULE_STRICT,
+		CMP_ADJUST_STEAL, ""};
 	/* a drop to 0.925 with ~3 % noise: decided alone, not among 4 */
 	const double nb[NBLOCKS] = {0.96, 1.03, 0.99, 1.02, 0.97};
 	double p_alone;
@@ -361,7 +363,8 @@ one_point(enum cmp_metric m, enum cmp_rule rule, double ratio)
 	struct cmp_opts o = {m,    cmp_metric_default_margin(m),
 						 0.95, 1,
 						 true, false,
-						 rule, CMP_ADJUST_STEAL};
+						 rule, CMP_ADJUST_STEAL,
+						 ""};
 	struct cmp_result r;
 	enum cmp_verdict v;
 
@@ -562,8 +565,8 @@ test_steal_adjusted(void)
 									0.98, 1.00, 1.01, 0.99};
 	struct cmp_sample a[8], b[8];
 	struct cmp_opts o = {
-		CMP_TPS,         0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
-		CMP_ADJUST_STEAL};
+		CMP_TPS,          0.03, 0.95, 5432, true, false, CMP_RULE_ESTIMATE,
+		CMP_ADJUST_STEAL, ""};
 	struct cmp_result adj, raw;
 
 	for (int k = 0; k < 8; k++)

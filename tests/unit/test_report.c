@@ -8,10 +8,51 @@
  * given out of order, and two workloads.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 #include "golden.h"
+#include "store.h"
 #include "test.h"
+
+/*
+ * A probe's figures over a window: the mean of each column over the
+ * seconds that have it, a counter's change per second, the errors counted,
+ * other nodes and seconds outside the window left out.
+ */
+static void
+test_probe_figures(void)
+{
+	struct store_sample_row rows[5];
+	struct report_probe_figure *f = NULL;
+	int n;
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 5; i++)
+	{
+		rows[i].node = "standby";
+		rows[i].second = i;
+	}
+	rows[0].probes = "{\"kax\":{\"used\":9000.0}}"; /* before: left out */
+	rows[1].probes = "{\"kax\":{\"used\":100.0,\"scanned/s\":50.0}}";
+	rows[2].probes = "{\"kax\":{\"used\":300.0,\"scanned/s\":150.0}}";
+	rows[3].probes = "{\"kax\":{\"error\":\"no such setting\"}}";
+	rows[4].node = "primary";
+	rows[4].second = 2;
+	rows[4].probes = "{\"kax\":{\"used\":7.0}}";
+	n = report_probe_figures(rows, 5, "standby", 1, 4, &f);
+	CHECK_INT(n, 3);
+	CHECK_STR(f[0].name, "kax.used");
+	CHECK_NEAR(f[0].value, 200, 1e-9);
+	CHECK_INT(f[0].nseconds, 2);
+	CHECK_STR(f[1].name, "kax.scanned/s");
+	CHECK_NEAR(f[1].value, 100, 1e-9);
+	CHECK_STR(f[2].name, "kax.errors");
+	CHECK_NEAR(f[2].value, 1, 0);
+	report_probe_figures_free(f, n);
+	CHECK_INT(report_probe_figures(rows, 5, "standby", 10, 20, &f), 0);
+	report_probe_figures_free(f, 0);
+}
 
 int
 main(int argc, char **argv)
@@ -67,5 +108,6 @@ main(int argc, char **argv)
 
 	CHECK_NEAR(report_median((double[]){3, 1, 2}, 3), 2, 0);
 	CHECK_NEAR(report_median((double[]){4, 1, 3, 2}, 4), 2.5, 0);
+	test_probe_figures();
 	TEST_MAIN_END("test_report");
 }

@@ -150,8 +150,8 @@ full_rule(const double *a, const double *b, const double *x, int n,
 		  double conf, enum cmp_rule rule)
 {
 	struct cmp_sample sa[MAX_DRAW], sb[MAX_DRAW];
-	struct cmp_opts o = {CMP_TPS, MARGIN, conf, 5432,
-						 true,    false,  rule, CMP_ADJUST_STEAL};
+	struct cmp_opts o = {CMP_TPS, MARGIN,           conf, 5432, true, false,
+						 rule,    CMP_ADJUST_STEAL, ""};
 	struct cmp_result res;
 	int out;
 

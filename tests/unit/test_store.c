@@ -68,6 +68,36 @@ add_point(struct store *st, int64_t run, int clients, int order)
 	CHECK_INT(store_point_add(st, run, &p, NULL, &err), 0);
 }
 
+/* A sample's probes (recipe probes:) come back as they were stored. */
+static void
+test_sample_probes(const char *dbfile)
+{
+	struct store *st;
+	struct pgc_error err;
+	struct store_sample_row rows[2], *back = NULL;
+	int64_t id;
+	int n = 0;
+
+	unlink(dbfile);
+	st = store_open(dbfile, &err);
+	CHECK(st != NULL);
+	id = add_run(st, "probes");
+	memset(rows, 0, sizeof(rows));
+	rows[0].node = rows[1].node = "standby";
+	rows[0].ok = rows[1].ok = true;
+	rows[0].standby = rows[1].standby = true;
+	rows[1].second = 1;
+	rows[0].probes = "{\"kax\":{\"used\":812.0,\"scanned/s\":1200.5}}";
+	rows[1].probes = NULL; /* no probe targets the node */
+	CHECK_INT(store_samples_add(st, id, 0, rows, 2, &err), 0);
+	CHECK_INT(store_get_samples(st, id, 0, &back, &n, &err), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(back[0].probes, rows[0].probes);
+	CHECK(back[1].probes == NULL);
+	store_samples_free(back, n);
+	store_close(st);
+}
+
 /*
  * A run whose process is gone reads as dead; one whose process lives (this
  * one) or whose process cannot be told (another boot) does not.  The
@@ -262,6 +292,7 @@ test_upgrade_from_5(const char *dbfile)
 	/* back to what pgcliff wrote before schema 6 */
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
+						   "ALTER TABLE sample DROP COLUMN probes;"
 						   "ALTER TABLE point DROP COLUMN steal_pct;"
 						   "DROP TABLE work_share;"
 						   "DROP TABLE work_point;"
@@ -1051,6 +1082,7 @@ main(int argc, char **argv)
 
 	test_upgrade_from_5(dbfile);
 	test_bisect_rows(dbfile);
+	test_sample_probes(dbfile);
 
 	/* another program's SQLite file is refused and left byte for byte */
 	{

@@ -90,15 +90,15 @@ make_store(struct store *st)
 					0);
 			for (int s = 0; s < NSEC; s++)
 			{
-				smp[s] = (struct store_sample_row){"primary", s,     true, 100,
-												   "{}",      false, 0,    -1,
-												   tps_waits, 1.0,   NULL};
+				smp[s] = (struct store_sample_row){
+					"primary", s,  true,      100, "{}", false,
+					0,         -1, tps_waits, 1.0, NULL, NULL};
 				/* the standby: the same waits on both sides, no change */
 				smp[NSEC + s] = (struct store_sample_row){
 					"standby", s,    true,
 					0,         "{}", true,
 					0,         0.1,  "{\"IPC:RecoveryPause\": 2}",
-					1.0,       NULL};
+					1.0,       NULL, NULL};
 			}
 			CHECK_INT(store_samples_add(st, id, order, smp, 2 * NSEC, &err),
 					  0);
