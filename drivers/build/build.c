@@ -1257,10 +1257,15 @@ hunk_line(const struct patch *p, const char *file, int hunk)
  * file F" then "Hunk #N FAILED at L", or "can't find file to patch".
  */
 static void
-patch_error(const struct patch *p, const char *out, struct pgc_error *err)
+patch_error(const struct patch *p, const char *out, const char *tree,
+			struct pgc_error *err)
 {
 	char file[1024] = "";
 	const char *s = out;
+	/* which PostgreSQL it failed on: a patch is written for one */
+	char *version = source_version(tree);
+	char *on =
+		xasprintf("PostgreSQL %s", version ? version : "(version unknown)");
 
 	while (s && *s)
 	{
@@ -1274,10 +1279,10 @@ patch_error(const struct patch *p, const char *out, struct pgc_error *err)
 		{
 			int pl = hunk_line(p, file, hunk);
 
-			error_set(
-				err, PGC_ERR_RECIPE,
-				"patch %s: hunk #%d of %s does not apply (at its line %d)",
-				p->path, hunk, file, at);
+			error_set(err, PGC_ERR_RECIPE,
+					  "patch %s: hunk #%d of %s does not apply to %s (at "
+					  "its line %d)",
+					  p->path, hunk, file, on, at);
 			if (pl > 0)
 			{
 				snprintf(err->file, sizeof(err->file), "%s", p->path);
@@ -1286,6 +1291,8 @@ patch_error(const struct patch *p, const char *out, struct pgc_error *err)
 				err->span = 2;
 			}
 			error_detail(err, "%s", out);
+			free(version);
+			free(on);
 			return;
 		}
 		if (!names_file && strncmp(s, "can't find file to patch", 24) == 0)
@@ -1294,8 +1301,10 @@ patch_error(const struct patch *p, const char *out, struct pgc_error *err)
 		if (s)
 			s++;
 	}
-	error_set(err, PGC_ERR_RECIPE, "patch %s does not apply to the source",
-			  p->path);
+	error_set(err, PGC_ERR_RECIPE, "patch %s does not apply to %s", p->path,
+			  on);
+	free(version);
+	free(on);
 	error_detail(err, "%s", out);
 	error_hint(err, "patches apply with -p1 from the top of the tree, as "
 					"git format-patch writes them");
@@ -1326,7 +1335,7 @@ apply_patches(struct job *j, const char *tree, char ***files, int *nfiles,
 			if (st < 0 && err->kind == PGC_ERR_NONE)
 				error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
 			else if (err->kind == PGC_ERR_NONE)
-				patch_error(p, sb_text(&out), err);
+				patch_error(p, sb_text(&out), tree, err);
 			strbuf_release(&out);
 			return -1;
 		}
@@ -1336,7 +1345,7 @@ apply_patches(struct job *j, const char *tree, char ***files, int *nfiles,
 		if (st != 0)
 		{
 			if (err->kind == PGC_ERR_NONE)
-				patch_error(p, sb_text(&out), err);
+				patch_error(p, sb_text(&out), tree, err);
 			strbuf_release(&out);
 			return -1;
 		}

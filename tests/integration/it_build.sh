@@ -108,7 +108,19 @@ PATCH
 "$PGCLIFF" build --source "$SRC" --cache "$CACHE" --patch "$TMP/stale.patch" >/dev/null 2>"$TMP/stale"
 check_eq "stale patch exit" $? 65
 cat "$TMP/stale"
-grep -q "^$TMP/stale.patch:3:1: error: patch $TMP/stale.patch: hunk #1 of src/backend/access/transam/xlog.c does not apply" "$TMP/stale" || fail "stale patch: the hunk is not named"
+grep -q "^$TMP/stale.patch:3:1: error: patch $TMP/stale.patch: hunk #1 of src/backend/access/transam/xlog.c does not apply to PostgreSQL $version" "$TMP/stale" || fail "stale patch: the hunk or the version is not named"
+
+# --- seed 004's patches (recipes/patches) apply to this tree, in the order
+# the recipes give them, with the fuzz pgcliff build allows (none)
+kax=$(mktemp -d "$TMP/kax.XXXXXX")
+mkdir -p "$kax/src/backend/storage/ipc"
+cp "$SRC/src/backend/storage/ipc/procarray.c" "$kax/src/backend/storage/ipc/"
+for p in kax_stats kax_prefix_rule; do
+	(cd "$kax" && patch -p1 --forward --batch --fuzz=0 -i "$ROOT/recipes/patches/$p.patch") >"$TMP/$p.out" 2>&1
+	check_eq "recipes/patches/$p.patch applies to $version" $? 0
+done
+grep -q 'DefineCustomStringVariable("kax.stats"' "$kax/src/backend/storage/ipc/procarray.c" || fail "kax_stats.patch: no kax.stats"
+grep -q 'nelements < 4 \* PROCARRAY_MAXPROCS' "$kax/src/backend/storage/ipc/procarray.c" || fail "kax_prefix_rule.patch: no pre-fix rule"
 
 # a patch that applies but breaks the compile: the log's tail, no install
 line=$(grep -n '^#define NUM_XLOGINSERT_LOCKS' "$SRC/src/backend/access/transam/xlog.c" | cut -d: -f1)
