@@ -47,7 +47,9 @@ enum cmp_metric
 	 * "profile:NODE:FUNCTION": per cent of the node's samples over the
 	 * point's window in FUNCTION itself (or with its callees, when the
 	 * profile has call graphs and NODE is followed by "+": "profile:
-	 * standby+:GetSnapshotData").  Lower is better.
+	 * standby+:GetSnapshotData"); "F+G" sums functions, so that one the
+	 * compiler inlines in one build only is counted in both.  Lower is
+	 * better.
 	 */
 	CMP_PROFILE
 };

@@ -197,12 +197,26 @@ point_probe(struct store *st, const struct store_point_row *p,
 	return 0;
 }
 
+/* Whether SYMBOL is one of the '+'-separated names of LIST. */
+static bool
+in_list(const char *symbol, const char *list)
+{
+	size_t n = strlen(symbol);
+
+	for (const char *s = list; s;
+		 s = strchr(s, '+') ? strchr(s, '+') + 1 : NULL)
+		if (strncmp(s, symbol, n) == 0 && (s[n] == '\0' || s[n] == '+'))
+			return true;
+	return false;
+}
+
 /*
- * "profile:NODE:FUNCTION" of stored point P: the per cent of NODE's
- * samples in FUNCTION (self), or with "NODE+" its inclusive share; NAN
- * when the node has no profile, 0 when it has one without FUNCTION among
- * the functions stored (they are the largest: FUNCTION's share is below
- * the smallest of them, and 0 is what a cost that vanished reads).
+ * "profile:NODE:FUNCTION[+FUNCTION...]" of stored point P: the per cent
+ * of NODE's samples in those functions (self: a function the compiler
+ * inlines in one build and not in another is counted either way when
+ * both are named), or with "NODE+" their inclusive shares; NAN when the
+ * node has no profile, 0 when none of them is among the functions stored
+ * (they are the largest: the share is below the smallest of them).
  */
 static int
 point_profile(struct store *st, const struct store_point_row *p,
@@ -227,7 +241,7 @@ point_profile(struct store *st, const struct store_point_row *p,
 			continue;
 		if (isnan(*v))
 			*v = 0;
-		if (rows[i].symbol && strcmp(rows[i].symbol, fn) == 0)
+		if (rows[i].symbol && in_list(rows[i].symbol, fn))
 			*v += inclusive ? rows[i].inclusive : rows[i].pct;
 	}
 	store_profile_free(rows, n);

@@ -68,6 +68,12 @@ make_store(struct store *st)
 			char *tps_waits =
 				xasprintf("{\"LWLock:WALInsert\": %d%s}", v == 0 ? 1 : 3,
 						  v == 1 ? ", \"Lock:transactionid\": 1" : "");
+			/* the standby's probe: A scans 100 entries a snapshot, B
+			 * 300 * (1 + 0.01 b); its used range 100 against 300 */
+			char *probes = xasprintf(
+				"{\"kax\":{\"used\":%d.0,\"snapshots/s\":10.0,"
+				"\"scanned/s\":%g}}",
+				v == 0 ? 100 : 300, v == 0 ? 1000.0 : 3000.0 * (1 + 0.01 * b));
 
 			p.variant = names[v];
 			p.workload = "writes";
@@ -98,11 +104,12 @@ make_store(struct store *st)
 					"standby", s,    true,
 					0,         "{}", true,
 					0,         0.1,  "{\"IPC:RecoveryPause\": 2}",
-					1.0,       NULL, NULL};
+					1.0,       NULL, probes};
 			}
 			CHECK_INT(store_samples_add(st, id, order, smp, 2 * NSEC, &err),
 					  0);
 			free(tps_waits);
+			free(probes);
 		}
 	CHECK_INT(store_run_finish(st, id, "ok", NULL, &err), 0);
 	return id;
@@ -135,6 +142,31 @@ judge(struct store *st, int64_t id, int blocks_b_from, struct cmp_side *a,
 	q.conf_set = true;
 	q.seed = 5432;
 	CHECK_INT(compare_stored(st, a, b, &q, res, labels, &err), 0);
+}
+
+/* Judge the run on METRIC (probe:, profile:): 0 and RES, or -1. */
+static int
+judge_on(struct store *st, int64_t id, const char *metric, struct cmp_side *a,
+		 struct cmp_side *b, struct cmp_result *res, struct cmp_labels *labels,
+		 struct pgc_error *err)
+{
+	struct cmp_query q = {0};
+	char full[CMP_METRIC_NAME_MAX], why[120];
+
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	a->text = a->s.variant = "locks8";
+	b->text = b->s.variant = "locks64";
+	a->s.run_id = b->s.run_id = id;
+	a->block_hi = b->block_hi = -1;
+	q.conf = 0.95;
+	q.conf_set = true;
+	q.seed = 5432;
+	q.no_why = true;
+	CHECK_INT(cmp_metric_parse_full(metric, &q.metric, full, why), 0);
+	q.metric_set = true;
+	q.metric_full = full;
+	return compare_stored(st, a, b, &q, res, labels, err);
 }
 
 static void
@@ -274,6 +306,62 @@ test_unpaired(struct store *st, int64_t id)
 	release(&a, &b, &res);
 }
 
+/*
+ * Metrics of the mechanism: a probe's ratio of counters over the window,
+ * its column, and a profile share summed over two functions; a function
+ * outside one side's stored top has no ratio to give.
+ */
+static void
+test_mechanism_metrics(struct store *st, int64_t id)
+{
+	struct cmp_side a, b;
+	struct cmp_result res;
+	struct cmp_labels labels;
+	struct pgc_error err;
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(judge_on(st, id, "probe:kax.scanned/snapshots", &a, &b, &res,
+					   &labels, &err),
+			  0);
+	CHECK_INT(res.npoints, 1);
+	CHECK(!cmp_metric_higher_is_better(res.opts.metric));
+	CHECK_STR(cmp_opts_metric(&res.opts), "probe:kax.scanned/snapshots");
+	/* A 100 a snapshot, B 300 * 1.00 ... 1.03: medians 100 and 304.5 */
+	CHECK(fabs(res.points[0].median_a - 100) < 1e-9);
+	CHECK(fabs(res.points[0].median_b - 304.5) < 1e-9);
+	CHECK_INT(res.points[0].verdict, CMP_REGRESSION);
+	compare_render(&sb, &res, &labels, CMP_FORMAT_TEXT);
+	CHECK(strstr(sb.buf, "metric probe:kax.scanned/snapshots (lower is "
+						 "better)") != NULL);
+	strbuf_release(&sb);
+	release(&a, &b, &res);
+
+	CHECK_INT(judge_on(st, id, "probe:kax.used", &a, &b, &res, &labels, &err),
+			  0);
+	CHECK(fabs(res.points[0].median_b / res.points[0].median_a - 3) < 1e-9);
+	release(&a, &b, &res);
+
+	/* 4.0 + 0.2 b + 10 against 13.0 + 0.1 b + 10 */
+	CHECK_INT(judge_on(st, id,
+					   "profile:primary:WaitXLogInsertionsToFinish+"
+					   "XLogInsertRecord",
+					   &a, &b, &res, &labels, &err),
+			  0);
+	CHECK(fabs(res.points[0].median_a - 14.3) < 1e-9);
+	CHECK(fabs(res.points[0].median_b - 23.15) < 1e-9);
+	CHECK_INT(res.points[0].verdict, CMP_REGRESSION);
+	release(&a, &b, &res);
+
+	/* hash_search is in A's top only: B has no share to divide */
+	CHECK_INT(judge_on(st, id, "profile:primary:hash_search", &a, &b, &res,
+					   &labels, &err),
+			  -1);
+	CHECK(strstr(err.message, "no profile:primary:hash_search samples left "
+							  "on side B") != NULL);
+	cmp_side_release(&a);
+	cmp_side_release(&b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -289,6 +377,7 @@ main(int argc, char **argv)
 		return 1;
 	id = make_store(st);
 	test_paired(st, id);
+	test_mechanism_metrics(st, id);
 	test_unpaired(st, id);
 	store_close(st);
 	TEST_MAIN_END("why");
