@@ -711,6 +711,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->protocol = -1;
 	o->max_tries = -1;
+	o->until.metric = -1; /* the recipe's measure: unless --metric */
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
@@ -1304,7 +1305,6 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->placement = o->placement_set ? &o->placement : NULL;
 	c->until = o->until;
 	c->until.on = o->until_decided;
-	c->until.metric = -1;
 	c->interrupt = &cmd_interrupted;
 	c->on_event = on_event;
 }

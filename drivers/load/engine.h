@@ -263,9 +263,9 @@ struct load_point
 	/* servers to sample every second of the window (not with -t) */
 	const struct load_node *nodes;
 	int nnodes;
-	/* and what else to ask them each second */
-	const struct load_probe *probes;
+	/* and what else to ask them each second: NPROBES of PROBES */
 	int nprobes;
+	const struct load_probe *probes;
 	/*
 	 * Told from the calling thread when the window begins (BEGINS true)
 	 * and when it ends or the point stops early (false), within 20 ms;

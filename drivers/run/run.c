@@ -2076,6 +2076,15 @@ begin_run(struct run *r, struct pgc_error *err)
 			 rc->measure_workload ? rc->measure_workload : "",
 			 rc->measure_workload ? "." : "",
 			 rc->measure_metric ? rc->measure_metric : "");
+	/* decided on --metric: the stored measure says so, and gate on the
+	 * stored run judges what the run judged */
+	if (r->c.until.on && r->c.until.metric >= 0)
+		snprintf(measure, sizeof(measure), "%s.%s",
+				 rc->measure_workload ? rc->measure_workload
+									  : rc->workloads[0].name,
+				 r->c.until.metric_full[0]
+					 ? r->c.until.metric_full
+					 : cmp_metric_name((enum cmp_metric) r->c.until.metric));
 	memset(&run, 0, sizeof(run));
 	run.recipe = rc->name;
 	run.recipe_path = rc->path;
