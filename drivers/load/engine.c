@@ -101,6 +101,14 @@ struct client
 	int pending_syncs;    /* pipeline syncs sent, not answered yet */
 	int qrynum;           /* results of the current command so far */
 	PGresult *held;       /* \gset: the previous result, until the next */
+	/*
+	 * A FATAL the server sent outside any query (a standby's "terminating
+	 * connection due to conflict with recovery" to an idle client): libpq
+	 * hands it to the notice receiver, not to a result, so it is kept
+	 * here as the reason the connection is then lost
+	 */
+	char fatal[160];
+	PQnoticeReceiver notice_prev; /* libpq's, for every other notice */
 	struct script_vars vars;
 	char *param_buf; /* max_params * PARAM_WIDTH */
 	const char **param_values;
@@ -353,7 +361,10 @@ client_lost(struct thread *t, struct client *c)
 {
 	char msg[256], buf[300];
 
-	copy_conn_error(msg, sizeof(msg), c->conn);
+	if (c->fatal[0])
+		snprintf(msg, sizeof(msg), "%s", c->fatal);
+	else
+		copy_conn_error(msg, sizeof(msg), c->conn);
 	snprintf(buf, sizeof(buf), "aborted: %s",
 			 msg[0] ? msg : "connection lost");
 	client_abort(t, c, buf);
@@ -367,6 +378,33 @@ client_lost(struct thread *t, struct client *c)
 				  t->w->name, c->id, msg[0] ? msg : "connection lost");
 		engine_fail(t->e, &err);
 	}
+}
+
+/* libpq's notice receiver of a client: see client.fatal. */
+static void
+client_notice(void *arg, const PGresult *res)
+{
+	struct client *c = arg;
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+	if (sev && strcmp(sev, "FATAL") == 0 && msg)
+	{
+		snprintf(c->fatal, sizeof(c->fatal), "FATAL:  %s", msg);
+		return;
+	}
+	/* every other notice as pgbench leaves it: libpq prints it */
+	if (c->notice_prev)
+		c->notice_prev(NULL, res);
+}
+
+static void
+client_watch_notices(struct client *c)
+{
+	c->fatal[0] = '\0';
+	/* a new connection's receiver is libpq's default, whose argument is
+	 * NULL (it prints through the connection's notice processor) */
+	c->notice_prev = PQsetNoticeReceiver(c->conn, client_notice, c);
 }
 
 /* After a send: if libpq could not flush everything, wait for EPOLLOUT. */
@@ -1094,6 +1132,7 @@ client_reconnect_start(struct thread *t, struct client *c)
 		client_lost(t, c);
 		return;
 	}
+	client_watch_notices(c);
 	c->fd = PQsocket(c->conn);
 	c->state = CS_CONNECTING;
 	if (ep_set(t, c, EPOLLOUT, EPOLL_CTL_ADD) != 0)
@@ -1766,6 +1805,7 @@ client_connect_start(struct thread *t, struct client *c)
 		thread_fail_conn(t, c, "could not connect");
 		return -1;
 	}
+	client_watch_notices(c);
 	c->fd = PQsocket(c->conn);
 	c->state = CS_CONNECTING;
 	/* libpq: consider the first state PGRES_POLLING_WRITING */
@@ -2580,7 +2620,7 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 		if (sm->conns[i] == NULL)
 			sm->conns[i] = sampler_connect(&p->nodes[i]);
 		if (sm->conns[i])
-			res = PQexec(sm->conns[i], SAMPLE_SQL);
+			res = probe_exec(sm->conns[i], SAMPLE_SQL);
 		if (res && PQresultStatus(res) == PGRES_TUPLES_OK &&
 			PQntuples(res) == 1)
 		{

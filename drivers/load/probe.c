@@ -100,11 +100,26 @@ same_shape(const struct probe_last *l, const PGresult *res)
 	return true;
 }
 
+PGresult *
+probe_exec(PGconn *conn, const char *sql)
+{
+	PGresult *res = PQexec(conn, sql);
+	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQresultStatus(res) == PGRES_FATAL_ERROR && st &&
+		strcmp(st, "40001") == 0 && PQstatus(conn) == CONNECTION_OK)
+	{
+		PQclear(res);
+		res = PQexec(conn, sql);
+	}
+	return res;
+}
+
 /* One probe's values, or {"error": ...}. */
 static json_t *
 run_probe(const struct load_probe *pr, struct probe_last *l, PGconn *conn)
 {
-	PGresult *res = PQexec(conn, pr->sql);
+	PGresult *res = probe_exec(conn, pr->sql);
 	json_t *o = json_object();
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)

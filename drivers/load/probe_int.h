@@ -42,6 +42,15 @@ void probe_set_release(struct probe_set *ps);
 char *probe_sample(struct probe_set *ps, PGconn *conn,
 				   const struct load_node *node, int node_idx);
 
+/*
+ * PQexec(CONN, SQL), once more when a hot standby cancelled it for a
+ * recovery conflict (SQLSTATE 40001 there): the conflict was the replay
+ * of one record, and a new snapshot taken after it does not conflict.  A
+ * sampler must not lose the very seconds in which a standby cancels its
+ * queries.
+ */
+PGresult *probe_exec(PGconn *conn, const char *sql);
+
 /* The node's connection was lost: no counter change spans the gap. */
 void probe_set_forget(struct probe_set *ps, int node_idx);
 

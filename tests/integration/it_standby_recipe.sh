@@ -4,7 +4,8 @@
 # from second 8 for 6 s; one clock for all.  The run stores both series
 # aligned (same seconds), the event with its actual start, and show
 # prints the windows with the dip and the recovery, and the recipe's
-# probes per window.
+# probes per window.  A standby that cancels its readers by recovery
+# conflicts has them counted apart and the run stored.
 . "$(dirname "$0")/lib.sh"
 cat >"$TMP/standby.yaml" <<'YAML'
 recipe: standby_short
@@ -83,6 +84,45 @@ grep -qE "^    during  standby  probes: replay.replayed/s [0-9.e+]+, replay.back
 	|| fail "probe figures in show: $(grep -A12 '^windows' "$TMP/show")"
 grep -qE "^    during  primary  probes: broken.errors 6$" "$TMP/show" \
 	|| fail "probe errors in show: $(grep 'probes:' "$TMP/show")"
+# a standby that cancels its readers (recovery conflicts: no feedback, no
+# delay, a primary that vacuums what their snapshots still see): counted
+# as their own class per point and per second, seen in the samples, and
+# the run stored whole
+cat >"$TMP/conflicts.yaml" <<'YAML'
+recipe: standby_conflicts
+topology: primary+standby
+standby: {hot_standby_feedback: off, max_standby_streaming_delay: 0}
+setup:
+  - CREATE TABLE c AS SELECT g FROM generate_series(1, 20000) g
+duration: 8s
+workloads:
+  churn:
+    target: primary
+    script: |
+      UPDATE c SET g = g WHERE g <= 2000;
+      VACUUM c;
+  reads:
+    target: standby
+    clients: 2
+    script: |
+      SELECT pg_sleep(0.3), count(*) FROM c;
+YAML
+"$PGCLIFF" run "$TMP/conflicts.yaml" >"$TMP/cout" 2>"$TMP/cerr"
+rc=$?
+run=$(sql "SELECT max(id) FROM run")
+cat "$TMP/cerr"
+# a conflict cancels a running statement (ERROR, counted, the client goes
+# on) or ends an idle client's connection (FATAL: the client aborts with
+# that reason, the run is stored as failed, exit 75): either way stored
+check_eq "conflicts: the run stored with both points" \
+	"$(sql "SELECT (status = 'ok' AND $rc = 0 OR status = 'failed' AND $rc = 75) || ' ' || (SELECT count(*) FROM point WHERE run_id = $run) FROM run WHERE id = $run")" "1 2"
+check_eq "conflicts: the readers' failures are recovery conflicts, none else" \
+	"$(sql "SELECT json_extract(failures_by_class, '\$.recovery_conflict') > 0 AND failures = json_extract(failures_by_class, '\$.recovery_conflict') FROM point WHERE run_id = $run AND workload = 'reads'")" 1
+check_eq "conflicts: an aborted reader says why" \
+	"$(sql "SELECT count(*) FROM point WHERE run_id = $run AND workload = 'reads' AND aborted_clients > 0 AND abort_reason NOT LIKE '%FATAL:  terminating connection due to conflict with recovery%'")" 0
+grep -q "^FATAL:" "$TMP/cerr" && fail "the FATAL was printed by libpq, not kept as the reason"
+check_eq "conflicts: the standby's samples count them" \
+	"$(sql "SELECT sum(json_extract(conflicts, '\$.snapshot')) > 0 FROM sample WHERE run_id = $run AND node = 'standby'")" 1
 # the same recipe on an external pair given by conninfo
 helper=$(dirname "$PGCLIFF")/tests/cluster_helper
 coproc HELPER { exec "$helper" --standby hot_standby_feedback=on; }
