@@ -280,18 +280,28 @@ all_known(const double *dx, int n)
 }
 
 /*
+ * Whether a window's CPU steal moves metric M: the time a whole point took
+ * does; the dip (its windows share the point's steal), what a probe
+ * counts and a profile's shares do not.
+ */
+static bool
+steal_moves(enum cmp_metric m)
+{
+	return m != CMP_DIP && m != CMP_PROBE && m != CMP_PROFILE;
+}
+
+/*
  * A paired ratio of the N pairs (VA, VB) as O says: adjusted for the
  * steal differences DX where O asks for it and each pair knows its own
- * (never for windows of a point or the dip, whose steal is the point's).
+ * (never for windows of a point, nor where steal_moves() says no).
  */
 static void
 paired_ratio(const struct cmp_opts *o, const double *va, const double *vb,
 			 const double *dx, int n, bool whole_point, double theta,
 			 struct stats_ratio *r)
 {
-	/* steal moves time, not what a probe or a profile share counts */
-	if (o->adjust == CMP_ADJUST_STEAL && whole_point && o->metric != CMP_DIP &&
-		o->metric != CMP_PROBE && o->metric != CMP_PROFILE && all_known(dx, n))
+	if (o->adjust == CMP_ADJUST_STEAL && whole_point &&
+		steal_moves(o->metric) && all_known(dx, n))
 		stats_ratio_adjusted(va, vb, dx, n, o->conf, o->seed, theta, r);
 	else
 		stats_ratio_test(va, n, vb, n, true, o->conf, o->seed, theta, r);

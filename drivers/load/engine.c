@@ -2620,7 +2620,7 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 		if (sm->conns[i] == NULL)
 			sm->conns[i] = sampler_connect(&p->nodes[i]);
 		if (sm->conns[i])
-			res = probe_exec(sm->conns[i], SAMPLE_SQL);
+			res = sampler_exec(sm->conns[i], SAMPLE_SQL);
 		if (res && PQresultStatus(res) == PGRES_TUPLES_OK &&
 			PQntuples(res) == 1)
 		{

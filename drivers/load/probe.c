@@ -101,7 +101,7 @@ same_shape(const struct probe_last *l, const PGresult *res)
 }
 
 PGresult *
-probe_exec(PGconn *conn, const char *sql)
+sampler_exec(PGconn *conn, const char *sql)
 {
 	PGresult *res = PQexec(conn, sql);
 	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -119,7 +119,7 @@ probe_exec(PGconn *conn, const char *sql)
 static json_t *
 run_probe(const struct load_probe *pr, struct probe_last *l, PGconn *conn)
 {
-	PGresult *res = probe_exec(conn, pr->sql);
+	PGresult *res = sampler_exec(conn, pr->sql);
 	json_t *o = json_object();
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)

@@ -49,7 +49,7 @@ char *probe_sample(struct probe_set *ps, PGconn *conn,
  * sampler must not lose the very seconds in which a standby cancels its
  * queries.
  */
-PGresult *probe_exec(PGconn *conn, const char *sql);
+PGresult *sampler_exec(PGconn *conn, const char *sql);
 
 /* The node's connection was lost: no counter change spans the gap. */
 void probe_set_forget(struct probe_set *ps, int node_idx);

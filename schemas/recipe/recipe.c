@@ -1146,24 +1146,20 @@ parse_probe(struct loader *ld, const yaml_node_t *k, const yaml_node_t *v,
 			return fail(ld, x,
 						"probe '%s': counters must be a list of column names",
 						scalar(k));
-		p->counters = xcalloc((size_t) (x->data.sequence.items.top -
-										x->data.sequence.items.start) +
-								  1,
-							  sizeof(char *));
-		for (yaml_node_item_t *it = x->data.sequence.items.start;
-			 it < x->data.sequence.items.top; it++)
+		if (parse_strings(ld, x, "counters", false, &p->counters,
+						  &p->ncounters) < 0)
+			return -1;
+		for (int i = 0; i < p->ncounters; i++)
 		{
-			yaml_node_t *c = node_at(ld, *it);
+			const yaml_node_t *c =
+				node_at(ld, x->data.sequence.items.start[i]);
 
-			if (expect_scalar(ld, c, "a counter") < 0)
-				return -1;
-			if (!recipe_is_name(scalar(c)))
-				return bad_name(ld, c, "counter", scalar(c));
-			for (int i = 0; i < p->ncounters; i++)
-				if (strcmp(p->counters[i], scalar(c)) == 0)
+			if (!recipe_is_name(p->counters[i]))
+				return bad_name(ld, c, "counter", p->counters[i]);
+			for (int j = 0; j < i; j++)
+				if (strcmp(p->counters[j], p->counters[i]) == 0)
 					return fail(ld, c, "probe '%s': counter '%s' given twice",
-								scalar(k), scalar(c));
-			p->counters[p->ncounters++] = xstrdup(scalar(c));
+								scalar(k), p->counters[i]);
 		}
 	}
 	return 0;
