@@ -37,9 +37,14 @@ const struct cmd cmd_bisect = {
 		"      --bad REV           a later commit with it (required)\n"
 		"      --metric M          tps (default: the recipe's measure:, else\n"
 		"                          tps), latency_avg, p50 ... p999, max, dip,\n"
-		"                          probe:PROBE.FIGURE, profile:NODE:FUNCTION\n"
+		"                          probe:PROBE.FIGURE, profile:NODE:FUNCTION,\n"
+		"                          instructions, l1_misses, ll_misses\n"
+		"      --count N           each step counts the work per transaction\n"
+		"                          over N transactions per client under\n"
+		"                          callgrind (see run --help); the metric\n"
+		"                          becomes instructions\n"
 		"      --max-regression P  the margin (default 3% for tps, 5% for\n"
-		"                          latencies and the dip)\n"
+		"                          latencies and the dip, 1% for counts)\n"
 		"      --rule estimate|strict\n"
 		"                          what is a REGRESSION (see compare --help)\n"
 		"      --adjust steal|none what each block's B/A is adjusted for (see\n"
@@ -147,6 +152,7 @@ bisect_fn(int argc, char **argv)
 		{"os-user", required_argument, NULL, 10},
 		{"seed", required_argument, NULL, 11},
 		{"keep-logs", no_argument, NULL, 12},
+		{"count", required_argument, NULL, 14},
 		{"quiet", no_argument, NULL, 'q'},
 		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
@@ -257,6 +263,22 @@ bisect_fn(int argc, char **argv)
 			case 12:
 				bc.run.keep_logs = true;
 				break;
+			case 14:
+			{
+				int n;
+
+				if (!cmd_parse_count(optarg, 10000000, &n))
+				{
+					rc = cmd_usage_error(&cmd_bisect,
+										 "invalid --count \"%s\" "
+										 "(transactions per client, 1 to "
+										 "10000000)",
+										 optarg);
+					goto out;
+				}
+				bc.run.count_txns = n;
+				break;
+			}
 			case 'q':
 				view.quiet = true;
 				break;
@@ -286,6 +308,9 @@ bisect_fn(int argc, char **argv)
 	}
 	if (!seed_set)
 		bc.run.seed = cmd_draw_seed();
+	/* a counted bisect judges the counts unless told otherwise */
+	if (bc.run.count_txns > 0 && bc.run.until.metric < 0)
+		bc.run.until.metric = CMP_INSTRUCTIONS;
 	cmd_ctx_init(&ctx, &cmd_bisect, db);
 	if ((recipe = recipe_load(recipe_path, &ctx.err)) == NULL)
 		goto finish;

@@ -44,9 +44,12 @@ static int report_fn(int argc, char **argv);
 	"                          probes: over its during window, e.g.\n"           \
 	"                          probe:kax.scanned/snapshots) and\n"               \
 	"                          profile:NODE:FUNCTION (FUNCTION's per cent of\n"  \
-	"                          NODE's CPU profile), lower is better\n"           \
+	"                          NODE's CPU profile), lower is better;\n"          \
+	"                          instructions, l1_misses, ll_misses (a counted\n"  \
+	"                          run's work per transaction, run --count),\n"      \
+	"                          lower is better\n"                                \
 	"      --max-regression P  the margin: 3% for tps, 5% for latencies and\n"   \
-	"                          the dip\n"                                        \
+	"                          the dip, 1% for counts\n"                         \
 	"      --rule estimate|strict\n"                                             \
 	"                          REGRESSION when B is worse beyond doubt and\n"    \
 	"                          its estimate beyond the margin (estimate, the\n"  \
@@ -227,7 +230,8 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						why[0] ? why
 							   : "tps, latency_avg, p50, p90, p95, p99, "
 								 "p999, max, dip, probe:PROBE.FIGURE, "
-								 "profile:NODE:FUNCTION");
+								 "profile:NODE:FUNCTION, instructions, "
+								 "l1_misses, ll_misses");
 				o->metric_set = true;
 				break;
 			case 2:

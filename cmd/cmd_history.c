@@ -36,7 +36,8 @@ const struct cmd cmd_history = {
 		"      --variant V         only this variant\n"
 		"      --workload W        only this workload\n"
 		"      --metric M          tps (default), latency_avg, p50, p90, p95,\n"
-		"                          p99, p999, max\n"
+		"                          p99, p999, max; instructions, l1_misses,\n"
+		"                          ll_misses (counted runs, run --count)\n"
 		"      --points LIST       only these client counts\n"
 		"      --min-change P      smallest change reported (default 5%)\n"
 		"      --min-segment N     runs on each side of a change (default 3)\n"
@@ -124,7 +125,8 @@ history_fn(int argc, char **argv)
 					rc = cmd_usage_error(
 						c,
 						"unknown metric \"%s\" (tps, latency_avg, p50, p90, "
-						"p95, p99, p999, max)",
+						"p95, p99, p999, max, instructions, l1_misses, "
+						"ll_misses)",
 						optarg);
 				else if (metric == CMP_DIP)
 					rc = cmd_usage_error(c, "history follows a point's "

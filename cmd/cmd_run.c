@@ -100,6 +100,15 @@ const struct cmd cmd_run = {
 		"                          default; free with -f/-b or --target), or\n"
 		"                          two CPU lists such as 0/1 or 0-3/4-7\n",
 	.usage2 =
+		"      --count N           count the primary's work per transaction\n"
+		"                          instead of timing it: N transactions per\n"
+		"                          client (after N/10 warm) under valgrind's\n"
+		"                          callgrind give instructions, l1_misses and\n"
+		"                          ll_misses per transaction, repeatable to a\n"
+		"                          few parts in 10^5; work, not time (waits\n"
+		"                          are invisible); the metric becomes\n"
+		"                          instructions; show --profile lists the\n"
+		"                          functions\n"
 		"      --profile           CPU profiles of the managed servers during\n"
 		"                          every window, by perf (linux-perf); over the\n"
 		"                          recipe's profile:, --no-profile turns it\n"
@@ -224,6 +233,7 @@ struct run_opts
 	double rate;              /* -R: tps per workload; 0 = the recipe's */
 	int64_t latency_limit_ns; /* -L */
 	int64_t transactions;     /* -t */
+	int64_t count_txns;       /* --count */
 	char **defines;           /* -D NAME=VALUE, pointing into argv */
 	int *clients;
 	int64_t duration_ns;
@@ -278,6 +288,7 @@ struct run_opts
 	bool quiet;
 	bool until_decided; /* --until-decided: blocks until the gate decides */
 	bool rule_set;
+	bool metric_set;
 	bool format_pgbench; /* --format pgbench: pgbench 15's stdout, exactly */
 };
 
@@ -382,6 +393,7 @@ enum
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
 	OPT_FAILURES_DETAILED,
+	OPT_COUNT,
 	OPT_EXIT_ON_ABORT,
 	OPT_LOG_PREFIX,
 	OPT_AGG_INTERVAL,
@@ -593,12 +605,17 @@ check_options(int argc, char **argv, struct run_opts *o)
 							   "specify either a number of transactions (-t) "
 							   "or a duration (-T), not both");
 	if ((o->until.budget_ns || o->until.max_repeats || o->until.on_geomean ||
-		 o->rule_set) &&
+		 o->rule_set || (o->metric_set && !o->count_txns)) &&
 		!o->until_decided)
 		return cmd_usage_error(&cmd_run,
 							   "--budget, --max-repeats, --on, --rule, "
 							   "--adjust, --metric and --max-regression go "
-							   "with --until-decided");
+							   "with --until-decided (--metric with --count "
+							   "too)");
+	if (o->count_txns && (o->transactions || o->duration_ns))
+		return cmd_usage_error(&cmd_run,
+							   "--count runs its own transactions: not with "
+							   "-t or -T");
 	if (o->until_decided && o->repeat)
 		return cmd_usage_error(&cmd_run,
 							   "--until-decided chooses the repeats: give "
@@ -704,6 +721,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
 		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
 		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
+		{"count", required_argument, NULL, OPT_COUNT},
 		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
@@ -950,6 +968,19 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_SOURCE:
 				o->source = optarg;
 				break;
+			case OPT_COUNT:
+			{
+				int n;
+
+				if (!cmd_parse_count(optarg, 10000000, &n))
+					return cmd_usage_error(&cmd_run,
+										   "invalid --count \"%s\" "
+										   "(transactions per client, 1 to "
+										   "10000000)",
+										   optarg);
+				o->count_txns = n;
+				break;
+			}
 			case OPT_UNTIL_DECIDED:
 				o->until_decided = true;
 				break;
@@ -972,8 +1003,8 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						 optarg, &o->until)) != 0)
 					return rc;
 				o->rule_set = o->rule_set || ch == OPT_RULE ||
-							  ch == OPT_ADJUST || ch == OPT_METRIC ||
-							  ch == OPT_MAX_REGRESSION;
+							  ch == OPT_ADJUST || ch == OPT_MAX_REGRESSION;
+				o->metric_set = o->metric_set || ch == OPT_METRIC;
 				break;
 			case OPT_BUILD_CACHE:
 				o->build_cache = optarg;
@@ -1066,6 +1097,14 @@ print_summary(const struct run_opts *o, const struct recipe *r,
 	fflush(stdout);
 	strbuf_release(&out);
 	free(labels);
+}
+
+/* The last workload of the point EV reports on: a counted point's
+ * figures are the point's, said once after its workloads. */
+static int
+nw_last(const struct run_event *ev)
+{
+	return ev->point->nworkloads - 1;
 }
 
 /* What the command shows of a run, as the run library reports it. */
@@ -1207,6 +1246,12 @@ on_event(void *arg, const struct run_event *ev)
 			live_clear(view);
 			if (!o->quiet)
 				print_summary(o, r, ev);
+			if (!o->quiet && ev->cost && ev->res == &ev->point->w[nw_last(ev)])
+				printf(
+					"counted on the primary (callgrind): %.0f instructions, "
+					"%.1f L1 misses, %.2f LL misses per transaction "
+					"(work, not time)\n",
+					ev->cost[0], ev->cost[1], ev->cost[2]);
 			break;
 		case RUN_EV_PROGRESS:
 			if (view->live)
@@ -1275,6 +1320,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->warmup_set = o->warmup_set;
 	c->warmup_stable = o->warmup_stable;
 	c->transactions = o->transactions;
+	c->count_txns = o->count_txns;
 	c->protocol = o->protocol;
 	c->repeat = o->repeat;
 	c->rate = o->rate;

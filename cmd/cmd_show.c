@@ -573,6 +573,43 @@ print_node_profile(const struct store_profile_row *rows, int n, bool cg)
 	free(incl);
 }
 
+/* A counted run's figures per point (run --count, cost.h). */
+static void
+print_counts(const struct store_run_row *run, const struct store_point_row *p,
+			 int np)
+{
+	bool any = false;
+
+	for (int i = 0; i < np && !any; i++)
+		any = p[i].counted > 0;
+	if (!any)
+		return;
+	{
+		json_t *plan = json_of(run->plan);
+		json_t *count = json_object_get(plan, "count");
+
+		printf("\ncounted on the primary per transaction, by %s's callgrind "
+			   "(%s), over %" PRIu64 " transactions per client after %" PRIu64
+			   " warm:\nwork, not time: waits on locks, I/O and the network "
+			   "are invisible to it\n",
+			   json_str(count, "valgrind") ? json_str(count, "valgrind")
+										   : "valgrind",
+			   json_str(count, "tool") ? json_str(count, "tool") : "callgrind",
+			   p[0].counted,
+			   (uint64_t) json_integer_value(json_object_get(count, "warm")));
+		json_decref(plan);
+	}
+	printf("%5s %-12s %-12s %7s %4s %14s %11s %11s\n", "order", "variant",
+		   "workload", "clients", "rep", "instructions", "l1_misses",
+		   "ll_misses");
+	for (int i = 0; i < np; i++)
+		if (p[i].counted > 0)
+			printf("%5d %-12s %-12s %7d %4d %14.1f %11.2f %11.3f\n",
+				   p[i].order_idx, p[i].variant, p[i].workload, p[i].clients,
+				   p[i].repeat_idx + 1, p[i].cost[0], p[i].cost[1],
+				   p[i].cost[2]);
+}
+
 /* show --profile: each plan step's profile, per node. */
 static int
 print_profiles(struct store *st, int64_t run_id,
@@ -598,12 +635,21 @@ print_profiles(struct store *st, int64_t run_id,
 			any = true;
 			while (end < n && pr[end].dso != NULL)
 				end++;
-			printf("\nprofile of plan step %d (%s, %d clients), %s: %" PRIu64
-				   " samples at %d Hz%s%s\n",
-				   p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
-				   pr[k].samples, pr[k].hz,
-				   pr[k].inclusive >= 0 ? ", with call graphs" : "",
-				   pr[k].samples ? "" : " (none: the server was idle)");
+			if (pr[k].hz == 0)
+				/* a counted point's (run --count): not perf's samples */
+				printf("\nfunctions of plan step %d (%s, %d clients), %s: "
+					   "%" PRIu64 " instructions per transaction, counted "
+					   "by callgrind (self: not their callees'); the "
+					   "counts column is instructions per transaction\n",
+					   p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
+					   pr[k].samples);
+			else
+				printf("\nprofile of plan step %d (%s, %d clients), %s: "
+					   "%" PRIu64 " samples at %d Hz%s%s\n",
+					   p[i].order_idx, p[i].variant, p[i].clients, pr[k].node,
+					   pr[k].samples, pr[k].hz,
+					   pr[k].inclusive >= 0 ? ", with call graphs" : "",
+					   pr[k].samples ? "" : " (none: the server was idle)");
 			if (pr[k].samples)
 				print_node_profile(pr + k + 1, end - k - 1,
 								   pr[k].inclusive >= 0);
@@ -877,6 +923,7 @@ show_fn(int argc, char **argv)
 		bool ok;
 
 		print_points(points, np);
+		print_counts(&run, points, np);
 		print_warmups(points, np);
 		{
 			struct report_steal steal = {0};

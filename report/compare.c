@@ -18,12 +18,20 @@
 #include "report.h"
 
 static const char *const metric_names[] = {
-	[CMP_TPS] = "tps",         [CMP_LAT_AVG] = "latency_avg",
-	[CMP_P50] = "p50",         [CMP_P90] = "p90",
-	[CMP_P95] = "p95",         [CMP_P99] = "p99",
-	[CMP_P999] = "p999",       [CMP_MAX] = "max",
-	[CMP_DIP] = "dip",         [CMP_PROBE] = "probe",
+	[CMP_TPS] = "tps",
+	[CMP_LAT_AVG] = "latency_avg",
+	[CMP_P50] = "p50",
+	[CMP_P90] = "p90",
+	[CMP_P95] = "p95",
+	[CMP_P99] = "p99",
+	[CMP_P999] = "p999",
+	[CMP_MAX] = "max",
+	[CMP_DIP] = "dip",
+	[CMP_PROBE] = "probe",
 	[CMP_PROFILE] = "profile",
+	[CMP_INSTRUCTIONS] = "instructions",
+	[CMP_L1_MISSES] = "l1_misses",
+	[CMP_LL_MISSES] = "ll_misses",
 };
 
 const char *
@@ -113,6 +121,8 @@ cmp_metric_higher_is_better(enum cmp_metric m)
 double
 cmp_metric_default_margin(enum cmp_metric m)
 {
+	if (m == CMP_INSTRUCTIONS || m == CMP_L1_MISSES || m == CMP_LL_MISSES)
+		return 0.01;
 	return m == CMP_TPS ? 0.03 : 0.05;
 }
 
@@ -287,7 +297,8 @@ all_known(const double *dx, int n)
 static bool
 steal_moves(enum cmp_metric m)
 {
-	return m != CMP_DIP && m != CMP_PROBE && m != CMP_PROFILE;
+	return m != CMP_DIP && m != CMP_PROBE && m != CMP_PROFILE &&
+		   m != CMP_INSTRUCTIONS && m != CMP_L1_MISSES && m != CMP_LL_MISSES;
 }
 
 /*

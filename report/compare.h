@@ -51,7 +51,17 @@ enum cmp_metric
 	 * compiler inlines in one build only is counted in both.  Lower is
 	 * better.
 	 */
-	CMP_PROFILE
+	CMP_PROFILE,
+	/*
+	 * A counted point's work per transaction (run --count, cost.h): the
+	 * primary's instructions, and its simulated first-level and last-level
+	 * cache misses, by callgrind.  Work, not time: waits are invisible to
+	 * them.  Lower is better; a count repeats to a few parts in 10^5, so
+	 * their default margin is 1 %.
+	 */
+	CMP_INSTRUCTIONS,
+	CMP_L1_MISSES,
+	CMP_LL_MISSES
 };
 
 /* A metric's full name ("probe:kax.used"), at most this long. */
@@ -72,7 +82,8 @@ int cmp_metric_parse(const char *name, enum cmp_metric *out);
 int cmp_metric_parse_full(const char *name, enum cmp_metric *out, char *full,
 						  char *why);
 bool cmp_metric_higher_is_better(enum cmp_metric m);
-/* The default margin: 3 % for tps, 5 % for latencies and the dip. */
+/* The default margin: 3 % for tps, 5 % for latencies and the dip, 1 %
+ * for counts. */
 double cmp_metric_default_margin(enum cmp_metric m);
 
 /*
@@ -264,7 +275,9 @@ struct cmp_why_node
 	int na, nb;                    /* blocks with a profile of this node */
 	int nfuncs;
 	int nwaits;
-	bool paired; /* by block of the same run */
+	bool paired;  /* by block of the same run */
+	bool counted; /* callgrind's functions (run --count): the samples are
+				   * instructions per transaction, summed over blocks */
 };
 
 struct cmp_why

@@ -190,6 +190,16 @@ point_object(const struct store_point_row *p,
 						p->steal_pct >= 0
 							? report_json_num(p->steal_pct, "%.2f")
 							: json_null());
+	/* a counted point (run --count): its work per transaction, else null */
+	json_object_set_new(
+		o, "counted",
+		p->counted > 0
+			? json_pack("{s:I, s:o, s:o, s:o}", "transactions",
+						(json_int_t) p->counted, "instructions",
+						report_json_num(p->cost[0], "%.1f"), "l1_misses",
+						report_json_num(p->cost[1], "%.2f"), "ll_misses",
+						report_json_num(p->cost[2], "%.3f"))
+			: json_null());
 	json_object_set_new(o, "retries",
 						json_pack("{s:I, s:I}", "retried",
 								  (json_int_t) p->retried, "retries",

@@ -41,6 +41,11 @@ point_metric(const struct store_point_row *p, enum cmp_metric m)
 			return p->lat_p999_ms;
 		case CMP_MAX:
 			return p->lat_max_ms;
+		case CMP_INSTRUCTIONS:
+		case CMP_L1_MISSES:
+		case CMP_LL_MISSES:
+			/* counted points only (run --count) */
+			return p->counted > 0 ? p->cost[m - CMP_INSTRUCTIONS] : NAN;
 		case CMP_DIP:
 		case CMP_PROBE:
 		case CMP_PROFILE:

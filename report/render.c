@@ -267,6 +267,11 @@ add_header_line(struct strbuf *out, const struct cmp_result *r)
 				100 * o->margin, cmp_rule_name(o->rule),
 				conf_pct(o->conf, pct, sizeof(pct)),
 				pairing(r, how, sizeof(how)), judged, judged == 1 ? "" : "s");
+	if (o->metric == CMP_INSTRUCTIONS || o->metric == CMP_L1_MISSES ||
+		o->metric == CMP_LL_MISSES)
+		strbuf_addstr(out, "\n(counted by callgrind per transaction: work, "
+						   "not time; waits on locks, I/O and the network "
+						   "are invisible to it)");
 }
 
 static void
@@ -484,11 +489,22 @@ add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep)
 static void
 add_profile_head(struct strbuf *out, const struct cmp_why_node *n)
 {
-	strbuf_addf(out,
-				"%s, CPU profile: %" PRIu64 " and %" PRIu64
-				" samples in %d and %d block%s%s",
-				n->node, n->a_samples, n->b_samples, n->na, n->nb,
-				n->nb == 1 ? "" : "s", n->paired ? ", paired by block" : "");
+	if (n->counted)
+		strbuf_addf(out,
+					"%s, counted by callgrind: %.0f and %.0f instructions per "
+					"transaction over %d and %d block%s%s (shares of the "
+					"instructions, not of CPU samples)",
+					n->node, n->na ? (double) n->a_samples / n->na : 0.0,
+					n->nb ? (double) n->b_samples / n->nb : 0.0, n->na, n->nb,
+					n->nb == 1 ? "" : "s",
+					n->paired ? ", paired by block" : "");
+	else
+		strbuf_addf(out,
+					"%s, CPU profile: %" PRIu64 " and %" PRIu64
+					" samples in %d and %d block%s%s",
+					n->node, n->a_samples, n->b_samples, n->na, n->nb,
+					n->nb == 1 ? "" : "s",
+					n->paired ? ", paired by block" : "");
 }
 
 /* Where the time went (cmp_why), for people. */
@@ -879,12 +895,14 @@ json_why(const struct cmp_result *r)
 							  "b_per_sample",
 							  json_num(n->waits[k].b_per_s, "%.2f")));
 			json_array_append_new(
-				nodes, json_pack("{s:o, s:i, s:i, s:b, s:I, s:I, s:o, s:o}",
-								 "node", pjson_str(n->node), "blocks_a", n->na,
-								 "blocks_b", n->nb, "paired", n->paired,
-								 "samples_a", (json_int_t) n->a_samples,
-								 "samples_b", (json_int_t) n->b_samples,
-								 "functions", funcs, "waits", waits));
+				nodes,
+				json_pack("{s:o, s:i, s:i, s:b, s:I, s:I, s:o, s:o, s:s}",
+						  "node", pjson_str(n->node), "blocks_a", n->na,
+						  "blocks_b", n->nb, "paired", n->paired, "samples_a",
+						  (json_int_t) n->a_samples, "samples_b",
+						  (json_int_t) n->b_samples, "functions", funcs,
+						  "waits", waits, "profile",
+						  n->counted ? "instructions" : "cpu-clock"));
 		}
 		json_array_append_new(steps,
 							  json_pack("{s:o, s:o}", "step",

@@ -20,6 +20,9 @@ struct report_row
 	double p99_ms;
 	unsigned long long failures;
 	const char *variant; /* NULL: one variant */
+	/* a counted point (run --count): instructions per transaction, which
+	 * the variants' table compares instead of tps; 0: not counted */
+	double instructions;
 };
 
 /*

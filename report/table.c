@@ -48,7 +48,8 @@ same_variant(const char *a, const char *b)
 	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
-/* Median tps of the rows of WORKLOAD/CLIENTS/VARIANT, NAN when none. */
+/* Median tps (instructions, when counted) of the rows of
+ * WORKLOAD/CLIENTS/VARIANT, NAN when none. */
 static double
 median_tps(const struct report_row *rows, int nrows, const char *workload,
 		   int clients, const char *variant, double *scratch)
@@ -59,7 +60,8 @@ median_tps(const struct report_row *rows, int nrows, const char *workload,
 		if (rows[i].clients == clients &&
 			strcmp(rows[i].workload, workload) == 0 &&
 			same_variant(rows[i].variant, variant))
-			scratch[n++] = rows[i].tps;
+			scratch[n++] =
+				rows[i].instructions > 0 ? rows[i].instructions : rows[i].tps;
 	return n ? report_median(scratch, n) : NAN;
 }
 
@@ -90,8 +92,11 @@ variant_table(struct strbuf *out, const struct report_row *sorted, int nrows,
 			continue;
 		if (new_workload)
 		{
-			strbuf_addf(out, "%sworkload %s (tps, median over repeats)\n",
-						i ? "\n" : "", sorted[i].workload);
+			strbuf_addf(out, "%sworkload %s (%s, median over repeats)\n",
+						i ? "\n" : "", sorted[i].workload,
+						sorted[i].instructions > 0
+							? "instructions per transaction, counted"
+							: "tps");
 			strbuf_addstr(out, " clients");
 			for (int v = 0; v < nvariants; v++)
 				strbuf_addf(out, " %*s", width[v], variants[v]);

@@ -293,6 +293,7 @@ node_funcs(const struct wside *a, const struct wside *b, const char *sig,
 			if (!p->dso && !p->symbol)
 			{
 				*(i < na ? &out->a_samples : &out->b_samples) += p->samples;
+				out->counted = p->hz == 0;
 				continue;
 			}
 			k = xasprintf("%s\037%s", nz(p->dso), nz(p->symbol));

@@ -4,7 +4,9 @@
  * between fork() and exec() only async-signal-safe calls are allowed.
  */
 #include "cluster.h"
+
 #include "cluster_int.h"
+#include "cost.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +38,9 @@ struct cluster
 	bool switch_user;
 	uid_t uid;
 	gid_t gid;
-	pid_t pid; /* postmaster, 0 when not running */
+	pid_t pid;            /* postmaster, 0 when not running */
+	char valgrind[1024];  /* counted: the valgrind it runs under, else "" */
+	char count_dir[1100]; /* and where its processes' counts go */
 	bool pinned;
 	struct cpu_mask cpus; /* when pinned: every child runs on these */
 };
@@ -58,6 +62,7 @@ struct child_spec
 	char **argv;
 	int out_fd;       /* stdout+stderr */
 	bool new_session; /* setsid + parent-death signal */
+	char **envp;      /* the environment, NULL: ours */
 };
 
 static void
@@ -121,7 +126,10 @@ spawn(const struct child_spec *cs, struct pgc_error *err)
 			STDERR_FILENO,
 			"cannot enter the cluster directory as the server's OS user",
 			errno);
-	execv(cs->argv[0], cs->argv);
+	if (cs->envp)
+		execve(cs->argv[0], cs->argv, cs->envp);
+	else
+		execv(cs->argv[0], cs->argv);
 	child_fail(STDERR_FILENO, "could not execute the server program", errno);
 	return -1;
 }
@@ -336,6 +344,8 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 	c->port = o->port ? o->port : 5432;
 	snprintf(c->port_str, sizeof(c->port_str), "%d", c->port);
 	c->start_timeout_s = o->start_timeout_s ? o->start_timeout_s : 60;
+	if (o->valgrind)
+		snprintf(c->valgrind, sizeof(c->valgrind), "%s", o->valgrind);
 
 	if (o->os_user)
 	{
@@ -410,6 +420,8 @@ cluster_prepare(const struct cluster_opts *o, struct pgc_error *err)
 	path_join(c->datadir, sizeof(c->datadir), c->dir, "data");
 	path_join(c->log_path, sizeof(c->log_path), c->dir, "server.log");
 	path_join(c->initdb_log, sizeof(c->initdb_log), c->dir, "initdb.log");
+	if (c->valgrind[0])
+		path_join(c->count_dir, sizeof(c->count_dir), c->dir, "counts");
 	if (c->switch_user && chown(c->dir, c->uid, c->gid) != 0)
 	{
 		error_set(err, PGC_ERR_IO, "could not give \"%s\" to user %s: %s",
@@ -450,7 +462,7 @@ run_tool(struct cluster *c, const char *program, char **args, const char *log,
 	argv[n] = NULL;
 	{
 		/* its own session too: a terminal Ctrl-C is pgcliff's to handle */
-		struct child_spec cs = {c, argv, logfd, true};
+		struct child_spec cs = {c, argv, logfd, true, NULL};
 
 		pid = spawn(&cs, err);
 	}
@@ -573,6 +585,53 @@ cluster_wait_replay(const struct cluster *primary,
 	return cluster_wait_replay_params(pkw, pval, skw, sval, timeout_s, err);
 }
 
+extern char **environ;
+
+/* Our environment with TMPDIR=DIR (before fork: allocates). */
+static char **
+env_with_tmpdir(const char *dir)
+{
+	int n = 0, k = 0;
+	char **envp;
+
+	while (environ[n])
+		n++;
+	envp = xcalloc((size_t) n + 2, sizeof(char *));
+	for (int i = 0; i < n; i++)
+		if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+			envp[k++] = xstrdup(environ[i]);
+	envp[k++] = xasprintf("TMPDIR=%s", dir);
+	envp[k] = NULL;
+	return envp;
+}
+
+static void
+env_free(char **envp)
+{
+	for (int i = 0; envp && envp[i]; i++)
+		free(envp[i]);
+	free(envp);
+}
+
+/* The count directory, the server's user's (counts are written there). */
+static int
+make_count_dir(const struct cluster *c, struct pgc_error *err)
+{
+	if (mkdir(c->count_dir, 0700) != 0 && errno != EEXIST)
+	{
+		error_set(err, PGC_ERR_IO, "could not create \"%s\": %s", c->count_dir,
+				  strerror(errno));
+		return -1;
+	}
+	if (c->switch_user && chown(c->count_dir, c->uid, c->gid) != 0)
+	{
+		error_set(err, PGC_ERR_IO, "could not give \"%s\" to user %s: %s",
+				  c->count_dir, c->user, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int
 cluster_start(struct cluster *c, struct pgc_error *err)
 {
@@ -597,11 +656,40 @@ cluster_start(struct cluster *c, struct pgc_error *err)
 		error_set(err, PGC_ERR_IO, "path too long: %s", c->bindir);
 		return -1;
 	}
+	if (c->valgrind[0] && make_count_dir(c, err) < 0)
 	{
-		char *argv[] = {postgres, "-D", c->datadir, NULL};
-		struct child_spec cs = {c, argv, logfd, true};
+		close(logfd);
+		return -1;
+	}
+	{
+		/* counted: valgrind's callgrind, then the server's own argv */
+		const char *argv[24];
+		char outfile[1200];
+		int n = 0;
 
-		c->pid = spawn(&cs, err);
+		if (c->valgrind[0])
+			n = cost_valgrind_argv(c->valgrind, c->count_dir, argv, 20,
+								   outfile, sizeof(outfile));
+		if (n < 0)
+		{
+			close(logfd);
+			error_set(err, PGC_ERR_IO, "path too long: %s", c->count_dir);
+			return -1;
+		}
+		argv[n++] = postgres;
+		argv[n++] = "-D";
+		argv[n++] = c->datadir;
+		argv[n] = NULL;
+		{
+			/* valgrind's own temporary files go where the server's user
+			 * may write: TMPDIR is the count directory */
+			char **envp =
+				c->valgrind[0] ? env_with_tmpdir(c->count_dir) : NULL;
+			struct child_spec cs = {c, (char **) argv, logfd, true, envp};
+
+			c->pid = spawn(&cs, err);
+			env_free(envp);
+		}
 	}
 	close(logfd);
 	if (c->pid < 0)
@@ -857,6 +945,12 @@ pid_t
 cluster_pid(const struct cluster *c)
 {
 	return c->pid;
+}
+
+const char *
+cluster_count_dir(const struct cluster *c)
+{
+	return c->valgrind[0] ? c->count_dir : NULL;
 }
 
 void

@@ -35,6 +35,11 @@ struct cluster_opts
 	const char *name;     /* "primary": names the dir and the log */
 	const struct cluster_guc *gucs;
 	int ngucs;
+	/*
+	 * Count the server's work: the postmaster runs under this valgrind's
+	 * callgrind (cost.h), writing into cluster_count_dir().  NULL: not.
+	 */
+	const char *valgrind;
 	int port;            /* 0 = 5432 (the socket dir is private) */
 	int start_timeout_s; /* 0 = 60 */
 };
@@ -120,6 +125,9 @@ const char *cluster_user(const struct cluster *c);
 const char *cluster_bindir(const struct cluster *c);
 int cluster_port(const struct cluster *c);
 pid_t cluster_pid(const struct cluster *c);
+/* Where a counted server's processes write their counts; NULL if not
+ * counted (cluster_opts.valgrind). */
+const char *cluster_count_dir(const struct cluster *c);
 
 /*
  * Run C's processes on M from now on: the running postmaster and its
@@ -206,6 +214,7 @@ struct target_spec
 	const char *conninfo;         /* external primary; NULL = managed */
 	const char *standby_conninfo; /* external standby */
 	bool standby;                 /* topology primary+standby */
+	const char *valgrind;         /* managed: count the primary (cost.h) */
 	/* managed: settings of both nodes, then each node's own (they win) */
 	const struct cluster_guc *gucs;
 	int ngucs;
@@ -265,6 +274,9 @@ const char *const *target_keywords(const struct target *t,
 								   enum target_node_id node);
 const char *const *target_values(const struct target *t,
 								 enum target_node_id node);
+
+/* The managed primary's count directory, NULL when not counted. */
+const char *target_count_dir(const struct target *t);
 
 /* Borrowed until target_close(); NULL for an external target. */
 const char *target_log_path(const struct target *t, enum target_node_id node);

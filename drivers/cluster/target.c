@@ -382,6 +382,7 @@ open_managed(struct target *t, const struct target_spec *s,
 	gucs = join_gucs(s->gucs, s->ngucs, s->primary_gucs, s->nprimary_gucs);
 	co.gucs = gucs;
 	co.ngucs = s->ngucs + s->nprimary_gucs;
+	co.valgrind = s->valgrind;
 	p->cluster = cluster_create(&co, err);
 	if (p->cluster == NULL || cluster_start(p->cluster, err) < 0)
 	{
@@ -396,6 +397,7 @@ open_managed(struct target *t, const struct target_spec *s,
 	gucs = join_gucs(s->gucs, s->ngucs, s->standby_gucs, s->nstandby_gucs);
 	co.gucs = gucs;
 	co.ngucs = s->ngucs + s->nstandby_gucs;
+	co.valgrind = NULL; /* the primary's work is what is counted */
 	snprintf(sb_name, sizeof(sb_name), "%.13s-sb", s->name);
 	co.name = sb_name;
 	sb->cluster = cluster_create_standby(p->cluster, &co, err);
@@ -513,6 +515,14 @@ const char *const *
 target_values(const struct target *t, enum target_node_id node)
 {
 	return t->node[node].val;
+}
+
+const char *
+target_count_dir(const struct target *t)
+{
+	return t->node[TARGET_PRIMARY].cluster
+			   ? cluster_count_dir(t->node[TARGET_PRIMARY].cluster)
+			   : NULL;
 }
 
 const char *

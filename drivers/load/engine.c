@@ -68,7 +68,8 @@ struct client
 {
 	PGconn *conn;
 	int fd;
-	int id; /* global client id (:client_id) */
+	int backend_pid; /* of its connection once made (counted points) */
+	int id;          /* global client id (:client_id) */
 	enum cstate state;
 	uint32_t ep_events; /* what epoll watches for this client */
 	int si;             /* the script of the current transaction */
@@ -1909,6 +1910,7 @@ client_connect_event(struct thread *t, struct client *c)
 		if (st == PGRES_POLLING_WRITING)
 			return ep_set(t, c, EPOLLOUT, EPOLL_CTL_MOD), 0;
 		/* PGRES_POLLING_OK */
+		c->backend_pid = PQbackendPID(c->conn);
 		PQsetnonblocking(c->conn, 1);
 		ep_set(t, c, EPOLLIN, EPOLL_CTL_MOD);
 		c->state = CS_CONNECTED;
@@ -3164,6 +3166,19 @@ load_run(const struct load_point *p, struct load_result *out,
 	else
 		merge_results(&e, out);
 
+	/* the backends that served the clients: a counted point reads theirs */
+	{
+		int nall = 0;
+
+		for (int i = 0; i < e.nthreads; i++)
+			nall += e.threads[i].nclients;
+		out->backend_pids = xcalloc((size_t) nall + 1, sizeof(pid_t));
+	}
+	for (int i = 0; i < e.nthreads; i++)
+		for (int k = 0; k < e.threads[i].nclients; k++)
+			if (e.threads[i].clients[k].backend_pid > 0)
+				out->backend_pids[out->nbackend_pids++] =
+					e.threads[i].clients[k].backend_pid;
 	for (int i = 0; i < e.nthreads; i++)
 		thread_release(&e.threads[i]);
 	free(e.threads);
@@ -3175,6 +3190,9 @@ load_run(const struct load_point *p, struct load_result *out,
 void
 load_result_release(struct load_result *r)
 {
+	free(r->backend_pids);
+	r->backend_pids = NULL;
+	r->nbackend_pids = 0;
 	for (int i = 0; i < r->nworkloads; i++)
 	{
 		struct load_workload_result *w = &r->w[i];

@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base.h"
 #include "hist.h"
@@ -390,6 +391,12 @@ struct load_result
 	 * window, in per cent of all of it (cpu_steal_pct(); -1 unknown)
 	 */
 	double steal_pct;
+	/*
+	 * The server processes of the clients' connections (PQbackendPID; with
+	 * -C the last of each client's), for counting their work (cost.h)
+	 */
+	pid_t *backend_pids;
+	int nbackend_pids;
 	bool interrupted;
 };
 

@@ -85,6 +85,9 @@ struct run
 	int prof_hz;    /* the step's */
 	int prof_order;
 	char abort_reason[1024];
+	/* --count: the valgrind the primaries run under, and its version */
+	char valgrind[1024];
+	char valgrind_version[64];
 	bool has_finish_err;
 	bool pinned; /* the driver is pinned; OLD_CPUS are what it had */
 	bool prof_external_said;
@@ -461,6 +464,47 @@ check_workers(const struct run *r, struct pgc_error *err)
 	return -1;
 }
 
+/*
+ * --count: what a counted point cannot be (cost.h): spread over workers,
+ * on a standby, a connection per transaction, a timed event, profiled by
+ * perf.  The recipe's tps measure becomes instructions.
+ */
+static int
+check_count(struct run *r, struct pgc_error *err)
+{
+	const struct recipe *rc = r->recipe;
+	const char *why = NULL;
+
+	if (r->c.count_txns <= 0)
+		return 0;
+	if (r->c.workers > 0)
+		why = "its clients spread over workers";
+	else if (r->c.reconnect)
+		why = "a connection per transaction (-C)";
+	else if (r->c.profile_hz > 0)
+		why = "perf profiles (--profile): callgrind's own are stored";
+	for (int i = 0; i < rc->nworkloads && why == NULL; i++)
+	{
+		const struct recipe_workload *w = &rc->workloads[i];
+
+		if (strcmp(w->target, "standby") == 0)
+			why = "a workload on the standby (the primary is counted)";
+		else if (w->reconnect)
+			why = "a connection per transaction (reconnect:)";
+		else if (w->timed)
+			why = "a timed event (at:)";
+	}
+	if (why)
+	{
+		error_set(err, PGC_ERR_USAGE, "--count cannot count %s", why);
+		return -1;
+	}
+	if (r->c.until.metric < 0 &&
+		(rc->measure_metric == NULL || strcmp(rc->measure_metric, "tps") == 0))
+		r->c.until.metric = CMP_INSTRUCTIONS;
+	return 0;
+}
+
 static int64_t
 until_budget_ns(const struct run *r)
 {
@@ -489,7 +533,8 @@ run_new(const struct run_config *c, struct pgc_error *err)
 					  (double) c->duration_ns / 1e9);
 			goto fail;
 		}
-	if (check_stable_warmup(r, err) < 0 || check_workers(r, err) < 0)
+	if (check_stable_warmup(r, err) < 0 || check_workers(r, err) < 0 ||
+		check_count(r, err) < 0)
 		goto fail;
 	r->nvars = variants_resolve(rc, c->variant_args, c->nvariant_args,
 								c->bindir, c->target, &r->vars, err);
@@ -501,6 +546,15 @@ run_new(const struct run_config *c, struct pgc_error *err)
 	r->targets = xcalloc((size_t) r->nvars, sizeof(*r->targets));
 	for (int i = 0; i < r->nvars; i++)
 		r->targets[i].v = &r->vars[i];
+	for (int i = 0; i < r->nvars && c->count_txns > 0; i++)
+		if (r->vars[i].target)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "--count counts the servers pgcliff starts: variant "
+					  "%s is external",
+					  r->vars[i].name);
+			goto fail;
+		}
 	if (resolve_placement(r, err) < 0)
 		goto fail;
 	r->nsweep = c->nclients ? c->nclients : rc->nsweep_clients;
@@ -785,6 +839,7 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 		spec.nprimary_gucs = rc->nprimary_gucs;
 		spec.standby_gucs = sg;
 		spec.nstandby_gucs = rc->nstandby_gucs;
+		spec.valgrind = r->valgrind[0] ? r->valgrind : NULL;
 	}
 	result = target_open(&spec, &rt->t, err);
 	if (result < 0 && !v->target)
@@ -1217,8 +1272,8 @@ static int
 store_point(struct run *r, const struct run_target *rt,
 			const struct load_workload *w,
 			const struct load_workload_result *res, int block, int order,
-			const struct load_result *point, double secs,
-			struct pgc_error *err)
+			const struct load_result *point, const struct count_result *cnt,
+			double secs, struct pgc_error *err)
 {
 	const struct recipe *rc = r->recipe;
 	struct store_point sp;
@@ -1272,6 +1327,12 @@ store_point(struct run *r, const struct run_target *rt,
 	sp.warmup_s = (double) point->warmup_ns / 1e9;
 	sp.warmup = warmup;
 	sp.steal_pct = point->steal_pct;
+	if (cnt)
+	{
+		for (int k = 0; k < 3; k++)
+			sp.cost[k] = cnt->per[k];
+		sp.counted = (uint64_t) r->c.count_txns;
+	}
 	sp.transactions = res->txns;
 	sp.failures = res->failures;
 	sp.failures_by_class = classes;
@@ -1318,6 +1379,7 @@ store_point(struct run *r, const struct run_target *rt,
 		row->p50_ms = sp.lat_p50_ms;
 		row->p99_ms = sp.lat_p99_ms;
 		row->failures = res->failures;
+		row->instructions = cnt ? cnt->per[COST_IR] : 0;
 	}
 	strbuf_release(&hist_text);
 	free(classes);
@@ -1637,6 +1699,40 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 	return rc;
 }
 
+/*
+ * A counted point's functions as the primary's profile, in the profile
+ * table's terms: HZ 0 says the rows count instructions per transaction
+ * (SAMPLES) rather than perf's samples, and PCT is the share of them.
+ */
+static int
+store_count_profile(struct run *r, int order, const struct count_result *cnt,
+					struct pgc_error *err)
+{
+	struct store_profile_row *rows =
+		xcalloc((size_t) cnt->nfns + 1, sizeof(*rows));
+	int rc;
+
+	rows[0] = (struct store_profile_row){
+		NULL, NULL, NULL, 100.0, (uint64_t) llround(cnt->per[COST_IR]), -1, 0};
+	for (int i = 0; i < cnt->nfns; i++)
+	{
+		const char *slash = strrchr(cnt->fns[i].obj, '/');
+
+		rows[i + 1] =
+			(struct store_profile_row){NULL,
+									   slash ? slash + 1 : cnt->fns[i].obj,
+									   cnt->fns[i].name,
+									   100.0 * cnt->fns[i].share,
+									   (uint64_t) llround(cnt->fns[i].ir),
+									   -1,
+									   0};
+	}
+	rc = store_profile_add(r->store, r->run_id, order, "primary", rows,
+						   cnt->nfns + 1, err);
+	free(rows);
+	return rc;
+}
+
 static void
 on_dist_note(void *arg, const struct dist_note *n)
 {
@@ -1679,8 +1775,12 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	struct load_result res;
 	struct load_node nodes[2];
 	struct run_event ev;
+	struct count_result cnt;
+	bool counted = c->count_txns > 0;
 	double secs;
 	int nw = rc->nworkloads, result = 0;
+
+	memset(&cnt, 0, sizeof(cnt));
 
 	if (switch_target(r, order ? &r->plan[order - 1] : NULL, st, err) < 0)
 		return -1;
@@ -1701,7 +1801,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	memset(&lp, 0, sizeof(lp));
 	lp.workloads = wl;
 	lp.nworkloads = nw;
-	lp.warmup_ns = point_warmup(r, &lp.warmup_stable);
+	/* a counted point's warm transactions are its warm-up (count.c) */
+	lp.warmup_ns = counted ? 0 : point_warmup(r, &lp.warmup_stable);
 	lp.warmup_tolerance = RUN_WARMUP_TOLERANCE;
 	lp.duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
 	lp.seed = c->seed + (uint64_t) order * 7919u;
@@ -1777,7 +1878,9 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	ev.workload = st->workload >= 0 ? wl[0].name : NULL;
 	emit(r, &ev);
 
-	if (measure_point(r, &lp, order, &res, err) < 0)
+	if ((counted ? count_point(rt->t, &lp, (uint64_t) c->count_txns, &res,
+							   &cnt, err)
+				 : measure_point(r, &lp, order, &res, err)) < 0)
 	{
 		if (res.w)
 			store_samples(r, &lp, &res, order, NULL);
@@ -1785,9 +1888,11 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		load_result_release(&res);
 		return -1;
 	}
-	if (store_profiles(r, order, true, err) < 0)
+	if (store_profiles(r, order, true, err) < 0 ||
+		(counted && store_count_profile(r, order, &cnt, err) < 0))
 	{
 		load_result_release(&res);
+		count_result_release(&cnt);
 		return -1;
 	}
 	/* with -t, the window lasted until the last transaction */
@@ -1806,9 +1911,10 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		ev.partitions = rt->partitions;
 		ev.partition_method = rt->partition_method;
 		ev.clients = wl[i].clients;
+		ev.cost = counted ? cnt.per : NULL;
 		emit(r, &ev);
 		result = store_point(r, rt, &wl[i], &res.w[i], st->block, order, &res,
-							 secs, err);
+							 counted ? &cnt : NULL, secs, err);
 		if (res.w[i].aborted_clients)
 		{
 			if (r->aborted_clients == 0)
@@ -1823,6 +1929,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	if (result == 0)
 		result = store_samples(r, &lp, &res, order, err);
 	load_result_release(&res);
+	count_result_release(&cnt);
 	if (result == 0)
 		r->points_done++;
 	return result;
@@ -2038,6 +2145,16 @@ plan_json(const struct run *r)
 					  r->c.until.on_geomean ? "geomean" : "points", "rule",
 					  cmp_rule_name(r->c.until.rule), "adjust",
 					  cmp_adjust_name(r->c.until.adjust)));
+	/* counted points: how (cost.h), so that a reader can say what counted */
+	if (r->c.count_txns > 0)
+		json_object_set_new(
+			doc, "count",
+			json_pack("{s:I, s:I, s:s, s:s}", "transactions",
+					  (json_int_t) r->c.count_txns, "warm",
+					  (json_int_t) count_warm_txns((uint64_t) r->c.count_txns),
+					  "valgrind", r->valgrind_version, "tool",
+					  "callgrind --cache-sim=yes, I1/D1 32768,8,64, "
+					  "LL 8388608,16,64"));
 	return json_text(doc);
 }
 
@@ -2075,6 +2192,7 @@ begin_run(struct run *r, struct pgc_error *err)
 	char *plan = plan_json(r);
 	char *files = script_files_text(rc);
 	char measure[256];
+	bool decided;
 	int result;
 
 	host_facts(&host);
@@ -2084,7 +2202,8 @@ begin_run(struct run *r, struct pgc_error *err)
 			 rc->measure_metric ? rc->measure_metric : "");
 	/* decided on --metric: the stored measure says so, and gate on the
 	 * stored run judges what the run judged */
-	if (r->c.until.on && r->c.until.metric >= 0)
+	decided = (r->c.until.on || r->c.count_txns > 0) && r->c.until.metric >= 0;
+	if (decided)
 		snprintf(measure, sizeof(measure), "%s.%s",
 				 rc->measure_workload ? rc->measure_workload
 									  : rc->workloads[0].name,
@@ -2105,7 +2224,7 @@ begin_run(struct run *r, struct pgc_error *err)
 	run.host_kernel = host.kernel;
 	run.plan = plan;
 	run.script_files = files;
-	run.measure = rc->measure_metric ? measure : NULL;
+	run.measure = rc->measure_metric || decided ? measure : NULL;
 	result = store_run_begin(r->store, &run, &r->run_id, err);
 	free(sha);
 	free(plan);
@@ -2278,13 +2397,36 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 						"the same to every `pgcliff worker`");
 		goto out;
 	}
+	if (r->c.count_txns > 0)
+	{
+		/* before any build: a run that cannot count stops at once */
+		if (cost_find_valgrind(r->valgrind, sizeof(r->valgrind),
+							   r->valgrind_version,
+							   sizeof(r->valgrind_version), err) < 0)
+			goto out;
+		emit_text(r, RUN_EV_NOTE, NULL,
+				  "counting: each point's primary work per transaction over "
+				  "%" PRId64 " transactions per client (after %" PRIu64
+				  " warm), under %s's callgrind; the servers run ~50x "
+				  "slower, and what is counted is work, not time",
+				  r->c.count_txns, count_warm_txns((uint64_t) r->c.count_txns),
+				  r->valgrind_version);
+	}
 	if (build_variants(r, err) < 0)
 		goto out;
 	/* until decided: the budget is the measuring's, builds not counted */
 	r->until_t0_ns = clock_now_ns();
 	if (begin_run(r, err) < 0)
 		goto out;
-	setup_profiles(r);
+	if (r->c.count_txns > 0)
+	{
+		if (r->recipe->profile_hz > 0)
+			emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: not taken by perf in a counted run; "
+					  "callgrind's functions are stored instead");
+	}
+	else
+		setup_profiles(r);
 	/* after the builds (they use every CPU), before any server starts:
 	 * the engine's threads and the servers' children inherit this */
 	if (r->placement.mode != PLACEMENT_FREE)

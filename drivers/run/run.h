@@ -127,6 +127,13 @@ struct run_config
 	int64_t duration_ns;
 	int64_t warmup_ns;
 	int64_t transactions;
+	/*
+	 * --count N: every point counts the primary's work per transaction
+	 * over N transactions per client under callgrind (cost.h), instead of
+	 * timing a window; the run's metric becomes instructions unless said
+	 * otherwise.  0: points are timed.
+	 */
+	int64_t count_txns;
 	double rate;
 	/* -l: transaction logs PREFIX.PID[.pSTEP][.THREAD] (NULL: none) */
 	const char *log_prefix;
@@ -217,6 +224,8 @@ struct run_event
 	const struct load_workload *w;
 	const struct load_workload_result *res;
 	const struct load_result *point;
+	/* a counted point: per transaction, enum cost_event order; else NULL */
+	const double *cost;
 	double secs; /* the window the figures divide by */
 	int scale;
 	int partitions;

@@ -33,7 +33,9 @@ struct loader
 };
 
 const char *const recipe_metrics[] = {
-	"tps", "latency_avg", "p50", "p90", "p99", "p999", "max", "dip", NULL};
+	"tps",       "latency_avg", "p50", "p90", "p95",
+	"p99",       "p999",        "max", "dip", "instructions",
+	"l1_misses", "ll_misses",   NULL};
 
 static const char *const top_keys[] = {
 	"recipe",        "description", "topology",  "server",   "setup",
@@ -1989,8 +1991,9 @@ parse_measure(struct loader *ld, const yaml_node_t *node)
 			error_hint(ld->err, "did you mean '%s'?", near);
 		else
 			error_hint(ld->err,
-					   "metrics: tps, latency_avg, p50, p90, p99, p999, max, "
-					   "dip");
+					   "metrics: tps, latency_avg, p50, p90, p95, p99, p999, "
+					   "max, dip, instructions, l1_misses, ll_misses, "
+					   "probe:PROBE.FIGURE, profile:NODE:FUNCTION");
 	}
 	return -1;
 }

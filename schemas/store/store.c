@@ -242,6 +242,12 @@ static const struct migration
 	{"ALTER TABLE point ADD COLUMN steal_pct REAL;", NULL, NULL},
 	/* 15 -> 16: what the recipe's probes saw each second */
 	{"ALTER TABLE sample ADD COLUMN probes TEXT;", NULL, NULL},
+	/* 16 -> 17: a counted point's work per transaction (run --count) */
+	{("ALTER TABLE point ADD COLUMN instructions REAL;"
+	  "ALTER TABLE point ADD COLUMN l1_misses REAL;"
+	  "ALTER TABLE point ADD COLUMN ll_misses REAL;"
+	  "ALTER TABLE point ADD COLUMN counted INTEGER;"),
+	 NULL, NULL},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -703,9 +709,10 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			 " tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			 " lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
 			 " histogram, scale, scripts, retried, retries, skipped, late,"
-			 " lag_avg_ms, lag_max_ms, warmup, steal_pct)"
+			 " lag_avg_ms, lag_max_ms, warmup, steal_pct, instructions,"
+			 " l1_misses, ll_misses, counted)"
 			 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			 "?,?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
+			 "?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
 		goto fail;
 	sql_bind_int64(s, i++, run_id);
 	sql_bind_text(s, i++, p->variant);
@@ -751,6 +758,16 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 		sql_bind_double(s, i++, p->steal_pct);
 	else
 		sql_bind_null(s, i++); /* not known (not Linux) */
+	if (p->counted > 0)
+	{
+		sql_bind_double(s, i++, p->cost[0]);
+		sql_bind_double(s, i++, p->cost[1]);
+		sql_bind_double(s, i++, p->cost[2]);
+		sql_bind_int64(s, i++, (int64_t) p->counted);
+	}
+	else
+		for (int k = 0; k < 4; k++)
+			sql_bind_null(s, i++); /* not counted */
 	if (sql_step(s) != SQL_ROW)
 		goto fail;
 	id = sql_col_int64(s, 0);
@@ -1277,7 +1294,8 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
 	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, " HISTOGRAM ","    \
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
-	" p.lag_max_ms, p.warmup_s, p.warmup, p.steal_pct"
+	" p.lag_max_ms, p.warmup_s, p.warmup, p.steal_pct, p.instructions,"       \
+	" p.l1_misses, p.ll_misses, p.counted"
 #define POINT_COLUMNS POINT_COLUMNS_HIST("p.histogram")
 
 static void
@@ -1319,6 +1337,9 @@ fill_point(struct sql_stmt *s, void *row)
 	p->warmup_s = sql_col_double(s, 31);
 	p->warmup = col_text(s, 32);
 	p->steal_pct = sql_col_null(s, 33) ? -1 : sql_col_double(s, 33);
+	for (int k = 0; k < 3; k++)
+		p->cost[k] = sql_col_null(s, 34 + k) ? -1 : sql_col_double(s, 34 + k);
+	p->counted = sql_col_null(s, 37) ? 0 : (uint64_t) sql_col_int64(s, 37);
 }
 
 static int

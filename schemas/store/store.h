@@ -22,7 +22,7 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 16
+#define STORE_SCHEMA_VERSION 17
 
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
@@ -203,6 +203,14 @@ struct store_point
 	/* the CPU time the hypervisor gave to others during the window, in
 	 * per cent (load_result.steal_pct); < 0: not known */
 	double steal_pct;
+	/*
+	 * A counted point (run --count, cost.h): the server's work per
+	 * transaction over COUNTED transactions per client, as instructions,
+	 * simulated L1 and last-level misses (enum cost_event's order).
+	 * COUNTED 0: not counted, COST unused.
+	 */
+	double cost[3];
+	uint64_t counted;
 	int scale; /* the :scale the scripts saw */
 	/*
 	 * JSON array, one object per script of the workload: name, weight,
@@ -316,6 +324,8 @@ struct store_point_row
 	double warmup_s;
 	char *warmup;     /* JSON, NULL for a fixed warm-up (store_point) */
 	double steal_pct; /* < 0: not stored (older runs, not Linux) */
+	double cost[3];   /* counted: as store_point; < 0: not counted */
+	uint64_t counted; /* 0: not counted */
 };
 
 /* One script of a point (from its stored JSON), with -r's statements. */

@@ -619,6 +619,35 @@ test_interval_text(void)
 	strbuf_release(&sb);
 }
 
+/* The counted metrics (run --count): names, direction, margin, columns. */
+static void
+test_count_metrics(void)
+{
+	static const char *const names[] = {"instructions", "l1_misses",
+										"ll_misses"};
+	struct store_point_row p;
+
+	memset(&p, 0, sizeof(p));
+	p.cost[0] = 27303.5;
+	p.cost[1] = 1531.25;
+	p.cost[2] = 0.5;
+	for (int i = 0; i < 3; i++)
+	{
+		enum cmp_metric m;
+
+		CHECK_INT(cmp_metric_parse(names[i], &m), 0);
+		CHECK_INT(m, CMP_INSTRUCTIONS + i);
+		CHECK_STR(cmp_metric_name(m), names[i]);
+		CHECK(!cmp_metric_higher_is_better(m));
+		CHECK_NEAR(cmp_metric_default_margin(m), 0.01, 1e-12);
+		/* not counted: no value, so the point is left out */
+		CHECK(isnan(point_metric(&p, m)));
+	}
+	p.counted = 1000;
+	CHECK_NEAR(point_metric(&p, CMP_INSTRUCTIONS), 27303.5, 1e-12);
+	CHECK_NEAR(point_metric(&p, CMP_LL_MISSES), 0.5, 1e-12);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -629,6 +658,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: test_compare GOLDEN_DIR [--update]\n");
 		return 2;
 	}
+	test_count_metrics();
 	test_verdicts(argv[1], update);
 	test_windows(argv[1], update);
 	test_recovery();

@@ -61,31 +61,31 @@ main(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 	/* seed 000's HEAD column, one repeat each, given out of order */
 	const struct report_row single[] = {
-		{"txid", 4, 4, 208119, 0.019, 0.051, 0, NULL},
-		{"txid", 1, 1, 60174, 0.016, 0.030, 0, NULL},
-		{"txid", 2, 2, 116169, 0.017, 0.033, 0, NULL},
-		{"txid", 1024, 1024, 157734, 6.102, 21.750, 3, NULL},
+		{"txid", 4, 4, 208119, 0.019, 0.051, 0, NULL, 0},
+		{"txid", 1, 1, 60174, 0.016, 0.030, 0, NULL, 0},
+		{"txid", 2, 2, 116169, 0.017, 0.033, 0, NULL, 0},
+		{"txid", 1024, 1024, 157734, 6.102, 21.750, 3, NULL, 0},
 	};
 	/* seed 002's min/avg/max shape: three repeats, two workloads */
 	const struct report_row repeats[] = {
-		{"insert_delete", 200, 100, 427, 470.1, 690.2, 0, NULL},
-		{"insert_delete", 200, 100, 420, 475.3, 702.9, 0, NULL},
-		{"insert_delete", 200, 100, 421, 471.0, 695.5, 1, NULL},
-		{"insert_delete", 400, 200, 444, 901.2, 1500.0, 0, NULL},
-		{"insert_delete", 400, 200, 428, 930.4, 1620.7, 0, NULL},
-		{"insert_delete", 400, 200, 443, 905.8, 1550.1, 0, NULL},
-		{"emit", 80, 80, 81.5, 980.0, 1200.0, 0, NULL},
-		{"emit", 80, 80, 79.0, 1010.0, 1350.0, 0, NULL},
+		{"insert_delete", 200, 100, 427, 470.1, 690.2, 0, NULL, 0},
+		{"insert_delete", 200, 100, 420, 475.3, 702.9, 0, NULL, 0},
+		{"insert_delete", 200, 100, 421, 471.0, 695.5, 1, NULL, 0},
+		{"insert_delete", 400, 200, 444, 901.2, 1500.0, 0, NULL, 0},
+		{"insert_delete", 400, 200, 428, 930.4, 1620.7, 0, NULL, 0},
+		{"insert_delete", 400, 200, 443, 905.8, 1550.1, 0, NULL, 0},
+		{"emit", 80, 80, 81.5, 980.0, 1200.0, 0, NULL, 0},
+		{"emit", 80, 80, 79.0, 1010.0, 1350.0, 0, NULL, 0},
 	};
 	/* seed 002's lock-count comparison: two variants, repeats, a gap */
 	const struct report_row variants[] = {
-		{"insert_delete", 200, 100, 427, 470.1, 690.2, 0, "locks8"},
-		{"insert_delete", 200, 100, 452, 440.0, 650.0, 0, "locks64"},
-		{"insert_delete", 200, 100, 421, 471.0, 695.5, 0, "locks8"},
-		{"insert_delete", 200, 100, 460, 431.0, 640.1, 0, "locks64"},
-		{"insert_delete", 400, 200, 444, 901.2, 1500.0, 0, "locks8"},
-		{"insert_delete", 400, 200, 502, 800.0, 1300.0, 0, "locks64"},
-		{"insert_delete", 800, 400, 300, 999.0, 1999.0, 0, "locks8"},
+		{"insert_delete", 200, 100, 427, 470.1, 690.2, 0, "locks8", 0},
+		{"insert_delete", 200, 100, 452, 440.0, 650.0, 0, "locks64", 0},
+		{"insert_delete", 200, 100, 421, 471.0, 695.5, 0, "locks8", 0},
+		{"insert_delete", 200, 100, 460, 431.0, 640.1, 0, "locks64", 0},
+		{"insert_delete", 400, 200, 444, 901.2, 1500.0, 0, "locks8", 0},
+		{"insert_delete", 400, 200, 502, 800.0, 1300.0, 0, "locks64", 0},
+		{"insert_delete", 800, 400, 300, 999.0, 1999.0, 0, "locks8", 0},
 	};
 
 	if (argc < 2)

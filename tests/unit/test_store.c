@@ -64,6 +64,11 @@ add_point(struct store *st, int64_t run, int clients, int order)
 	{
 		p.warmup_s = 4.25;
 		p.warmup = "{\"until\": \"stable\", \"stable\": true, \"tps\": [1.5]}";
+		/* and counted (run --count) */
+		p.cost[0] = 27303.5;
+		p.cost[1] = 1531.25;
+		p.cost[2] = 0.5;
+		p.counted = 1000;
 	}
 	CHECK_INT(store_point_add(st, run, &p, NULL, &err), 0);
 }
@@ -294,6 +299,10 @@ test_upgrade_from_5(const char *dbfile)
 	CHECK_INT(sqlite3_exec(db,
 						   "ALTER TABLE sample DROP COLUMN probes;"
 						   "ALTER TABLE point DROP COLUMN steal_pct;"
+						   "ALTER TABLE point DROP COLUMN instructions;"
+						   "ALTER TABLE point DROP COLUMN l1_misses;"
+						   "ALTER TABLE point DROP COLUMN ll_misses;"
+						   "ALTER TABLE point DROP COLUMN counted;"
 						   "DROP TABLE work_share;"
 						   "DROP TABLE work_point;"
 						   "ALTER TABLE run DROP COLUMN measure;"
@@ -559,6 +568,13 @@ round_trip(const char *target)
 	CHECK_STR(pts[1].warmup, "{\"until\": \"stable\", \"stable\": true, "
 							 "\"tps\": [1.5]}");
 	CHECK_STR(pts[0].failures_by_class, "{\"40\": 1}");
+	/* a timed point is not counted; a counted one keeps its figures */
+	CHECK_INT(pts[0].counted, 0);
+	CHECK(pts[0].cost[0] < 0 && pts[0].cost[2] < 0);
+	CHECK_INT(pts[1].counted, 1000);
+	CHECK_NEAR(pts[1].cost[0], 27303.5, 1e-12);
+	CHECK_NEAR(pts[1].cost[1], 1531.25, 1e-12);
+	CHECK_NEAR(pts[1].cost[2], 0.5, 1e-12);
 	CHECK_INT(store_get_series(st, pts[0].id, &ser, &ns, &err), 0);
 	CHECK_INT(ns, 3);
 	CHECK_INT(ser[0].transactions + ser[1].transactions + ser[2].transactions,
@@ -683,6 +699,8 @@ copy_suite(const char *from_target, const char *to_target)
 		CHECK(pb[i].tps == pa[i].tps);
 		CHECK(pb[i].lat_p99_ms == pa[i].lat_p99_ms);
 		CHECK(pb[i].warmup_s == pa[i].warmup_s);
+		CHECK(pb[i].counted == pa[i].counted &&
+			  pb[i].cost[0] == pa[i].cost[0]);
 		CHECK_STR(pb[i].histogram, pa[i].histogram);
 		CHECK_INT(store_get_series(from, pa[i].id, &sa, &nsa, &err), 0);
 		CHECK_INT(store_get_series(to, pb[i].id, &sb, &nsb, &err), 0);
@@ -1021,6 +1039,10 @@ main(int argc, char **argv)
 		CHECK_INT(
 			sqlite3_exec(db,
 						 "ALTER TABLE point DROP COLUMN steal_pct;"
+						 "ALTER TABLE point DROP COLUMN instructions;"
+						 "ALTER TABLE point DROP COLUMN l1_misses;"
+						 "ALTER TABLE point DROP COLUMN ll_misses;"
+						 "ALTER TABLE point DROP COLUMN counted;"
 						 "DROP TABLE work_share;"
 						 "DROP TABLE work_point;"
 						 "ALTER TABLE point DROP COLUMN prepare_ms;"
