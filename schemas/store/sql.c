@@ -179,6 +179,48 @@ sql_wait_for_locks(struct sql *db, volatile sig_atomic_t *interrupt,
 	db->wait_arg = arg;
 }
 
+/*
+ * An SQLite file is code as well as data: a file someone hands over may
+ * hold triggers and views that run when pgcliff reads or writes it, and
+ * functions of the schema.  pgcliff makes none, so they are all off, and
+ * the schema cannot be written but by DDL (SQLite's defensive mode).
+ */
+static void
+lite_harden(sqlite3 *lite)
+{
+	sqlite3_db_config(lite, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(lite, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(lite, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(lite, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+}
+
+int
+sql_code_object(struct sql *db, char *what, size_t size)
+{
+	sqlite3_stmt *s;
+	int rc = 0;
+
+	what[0] = '\0';
+	if (db->backend != SQL_SQLITE)
+		return 0;
+	if (sqlite3_prepare_v2(db->lite,
+						   "SELECT type, name FROM sqlite_master"
+						   " WHERE type IN ('trigger', 'view') ORDER BY name",
+						   -1, &s, NULL) != SQLITE_OK)
+	{
+		lite_error(db);
+		return -1;
+	}
+	if (sqlite3_step(s) == SQLITE_ROW)
+	{
+		snprintf(what, size, "%s \"%s\"", sqlite3_column_text(s, 0),
+				 sqlite3_column_text(s, 1));
+		rc = 1;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 struct sql *
 sql_open_sqlite(const char *path, bool read_only, struct pgc_error *err)
 {
@@ -203,6 +245,7 @@ sql_open_sqlite(const char *path, bool read_only, struct pgc_error *err)
 		sql_close(db);
 		return NULL;
 	}
+	lite_harden(db->lite);
 	sqlite3_busy_handler(db->lite, busy_wait, db);
 	return db;
 }
@@ -298,6 +341,7 @@ sql_copy_to_memory(struct sql *db)
 	}
 	sqlite3_close(db->lite);
 	db->lite = mem;
+	lite_harden(mem);
 	return 0;
 }
 

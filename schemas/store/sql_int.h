@@ -85,6 +85,12 @@ int sql_set_schema_version(struct sql *db, int version);
  * program's (PostgreSQL: tables named as pgcliff's).  -1 on error.
  */
 int sql_foreign(struct sql *db);
+/*
+ * A trigger or view in an SQLite store (pgcliff makes none: a store file
+ * from elsewhere may carry code) into WHAT, 'trigger "x"': 1, 0 when
+ * there is none (or the store is PostgreSQL's), -1 on error.
+ */
+int sql_code_object(struct sql *db, char *what, size_t size);
 
 /*
  * SQLite: lock waits (see store_wait_for_locks()).  Nothing for PostgreSQL,

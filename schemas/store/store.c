@@ -420,7 +420,26 @@ foreign_db(struct store *st, struct pgc_error *err)
 		return true;
 	}
 	if (f == 0)
-		return false;
+	{
+		char what[300];
+
+		f = sql_code_object(st->db, what, sizeof(what));
+		if (f < 0)
+		{
+			db_fail(st, err, "could not open store");
+			return true;
+		}
+		if (f == 0)
+			return false;
+		error_set(err, PGC_ERR_STORE,
+				  "\"%s\" holds a %s that pgcliff did not make: refused",
+				  st->path, what);
+		error_hint(err,
+				   "a store file can carry code that runs as it is read; "
+				   "it was left as it is (drop the object with sqlite3 if "
+				   "you trust it)");
+		return true;
+	}
 	if (sql_backend(st->db) == SQL_SQLITE)
 		error_set(err, PGC_ERR_STORE,
 				  "\"%s\" is not a pgcliff store: an SQLite database of "

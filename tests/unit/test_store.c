@@ -10,6 +10,7 @@
 #include <string.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -962,6 +963,65 @@ shared_suite(const char *base)
 	free(nw);
 }
 
+/*
+ * A store file that carries code (a trigger, a view) is refused by name
+ * before anything reads it, for writing and for reading, and is left as it
+ * was; a new store file is its owner's alone (0600).
+ */
+static void
+code_in_store(const char *dir)
+{
+	static const char *const objects[] = {
+		"CREATE TRIGGER evil AFTER INSERT ON run BEGIN"
+		" INSERT INTO run (recipe, recipe_text, recipe_sha256, command_line,"
+		" tool_version, seed, started_at, status) SELECT recipe, recipe_text,"
+		" recipe_sha256, command_line, tool_version, seed, started_at, status"
+		" FROM run LIMIT 1; END;",
+		"CREATE VIEW evil AS SELECT * FROM run;"};
+	static const char *const names[] = {"trigger \"evil\"", "view \"evil\""};
+	char file[1100];
+	struct pgc_error err;
+	struct stat sb;
+
+	for (size_t i = 0; i < lengthof(objects); i++)
+	{
+		struct store *st;
+		sqlite3 *db;
+
+		snprintf(file, sizeof(file), "%s/code%zu.db", dir, i);
+		st = store_open(file, &err);
+		CHECK(st != NULL);
+		add_run(st, "alpha");
+		store_close(st);
+		CHECK(stat(file, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+		CHECK_INT(sqlite3_open(file, &db), SQLITE_OK);
+		CHECK_INT(sqlite3_exec(db, objects[i], NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+		st = store_open(file, &err);
+		CHECK(st == NULL);
+		CHECK(strstr(err.message, names[i]) != NULL);
+		CHECK(strstr(err.message, "refused") != NULL);
+		st = store_open_read(file, &err);
+		CHECK(st == NULL);
+		CHECK(strstr(err.message, names[i]) != NULL);
+		/* still there, untouched: pgcliff refuses, it does not repair */
+		CHECK_INT(sqlite3_open(file, &db), SQLITE_OK);
+		{
+			sqlite3_stmt *s;
+
+			CHECK_INT(sqlite3_prepare_v2(db,
+										 "SELECT count(*) FROM sqlite_master"
+										 " WHERE name = 'evil'",
+										 -1, &s, NULL),
+					  SQLITE_OK);
+			CHECK_INT(sqlite3_step(s), SQLITE_ROW);
+			CHECK_INT(sqlite3_column_int(s, 0), 1);
+			sqlite3_finalize(s);
+		}
+		sqlite3_close(db);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -989,6 +1049,7 @@ main(int argc, char **argv)
 	CHECK(st != NULL);
 	add_run(st, "gamma");
 	store_close(st);
+	code_in_store(path);
 	st = store_open(dbfile, &err);
 	CHECK(st != NULL);
 	CHECK_INT(store_list_runs(st, NULL, NULL, 0, &runs, &n, &err), 0);
