@@ -51,6 +51,16 @@ extern const struct cmd cmd_build;
 extern const struct cmd cmd_bisect;
 extern const struct cmd cmd_worker;
 
+/*
+ * Everything pgcliff writes to stdout and stderr passes the terminal's
+ * escaping (visible_add(), base.h): stored text, servers' messages and
+ * recipes cannot drive the reader's terminal, whatever the format or
+ * verb.  Called first by main().  The control sequences pgcliff means
+ * itself (the live status line of run) go through cmd_term_control().
+ */
+void cmd_filter_output(void);
+void cmd_term_control(const char *seq);
+
 /* Set by SIGINT/SIGTERM once cmd_install_signals() ran. */
 extern volatile sig_atomic_t cmd_interrupted;
 void cmd_install_signals(void);

@@ -407,9 +407,22 @@ write_out(const struct compare_opts *o, const struct strbuf *out,
 	const char *text = out->buf ? out->buf : "";
 
 	if (o->output)
-		return file_write_replace(o->output, text, out->len, 0644, err) < 0
-				   ? EXIT_SOFTWARE
-				   : EXIT_OK;
+	{
+		/* a file is read in a terminal too: the same escaping as stdout */
+		struct visible v;
+		struct strbuf safe = STRBUF_INIT;
+		int rc;
+
+		memset(&v, 0, sizeof(v));
+		visible_add(&v, &safe, text, out->len);
+		visible_finish(&v, &safe);
+		rc = file_write_replace(o->output, safe.buf ? safe.buf : "", safe.len,
+								0644, err) < 0
+				 ? EXIT_SOFTWARE
+				 : EXIT_OK;
+		strbuf_release(&safe);
+		return rc;
+	}
 	fputs(text, stdout);
 	fflush(stdout);
 	return EXIT_OK;

@@ -1160,7 +1160,7 @@ live_clear(struct run_view *v)
 {
 	if (v->live_shown)
 	{
-		fputs("\r\033[K", stderr);
+		cmd_term_control("\r\033[K");
 		fflush(stderr);
 		v->live_shown = false;
 	}
@@ -1265,8 +1265,9 @@ on_event(void *arg, const struct run_event *ev)
 					tps += ev->progress->w[i].tps;
 				clock_text(el, sizeof(el), elapsed);
 				clock_text(left, sizeof(left), time_left_s(view));
+				cmd_term_control("\r\033[K");
 				fprintf(stderr,
-						"\r\033[K%s: %s %.1f s, %.0f tps; %s elapsed, "
+						"%s: %s %.1f s, %.0f tps; %s elapsed, "
 						"about %s left",
 						view->point,
 						ev->progress->elapsed_s < 0 ? "warm-up" : "window",

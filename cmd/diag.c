@@ -406,3 +406,101 @@ cmd_parse_data_format(const struct cmd *c, const char *arg, const char **out)
 	*out = arg;
 	return 0;
 }
+
+/* ------------------------------------------------ the terminal's filter */
+
+struct filtered
+{
+	int fd;
+	struct visible v;
+};
+
+static struct filtered filters[2] = {{STDOUT_FILENO, {{0}, 0}},
+									 {STDERR_FILENO, {{0}, 0}}};
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0)
+	{
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t) w;
+	}
+	return 0;
+}
+
+static ssize_t
+filtered_write(void *cookie, const char *buf, size_t size)
+{
+	struct filtered *f = cookie;
+	struct strbuf out = STRBUF_INIT;
+	int rc = 0;
+
+	visible_add(&f->v, &out, buf, size);
+	if (out.len)
+		rc = write_all(f->fd, out.buf, out.len);
+	strbuf_release(&out);
+	return rc < 0 ? -1 : (ssize_t) size;
+}
+
+/* At exit: what waited for a next piece that never came. */
+static void
+filters_finish(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	for (size_t i = 0; i < lengthof(filters); i++)
+	{
+		struct strbuf out = STRBUF_INIT;
+
+		visible_finish(&filters[i].v, &out);
+		if (out.len)
+			(void) write_all(filters[i].fd, out.buf, out.len);
+		strbuf_release(&out);
+	}
+}
+
+void
+cmd_filter_output(void)
+{
+	static bool installed;
+	cookie_io_functions_t io = {NULL, filtered_write, NULL, NULL};
+	FILE *o, *e;
+
+	if (installed)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	o = fopencookie(&filters[0], "w", io);
+	e = fopencookie(&filters[1], "w", io);
+	if (o == NULL || e == NULL)
+	{
+		/* out of memory at start: unfiltered rather than silent */
+		if (o)
+			fclose(o);
+		if (e)
+			fclose(e);
+		return;
+	}
+	/* as the streams they replace: a terminal's stdout by line, stderr
+	 * by line too, so that a message is one write */
+	setvbuf(o, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	setvbuf(e, NULL, _IOLBF, BUFSIZ);
+	stdout = o;
+	stderr = e;
+	installed = true;
+	atexit(filters_finish);
+}
+
+void
+cmd_term_control(const char *seq)
+{
+	fflush(stderr);
+	(void) write_all(STDERR_FILENO, seq, strlen(seq));
+}

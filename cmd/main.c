@@ -142,6 +142,7 @@ main(int argc, char **argv)
 	char name[128];
 	int shift = 1;
 
+	cmd_filter_output();
 	if (argc < 2)
 	{
 		print_overview(stderr);

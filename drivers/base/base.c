@@ -824,6 +824,114 @@ process_alive(const char *identity)
 
 /* ---------------------------------------------------------- UTF-8 */
 
+/* Escape the bytes B[0..N) one by one: "\x1b". */
+static void
+visible_escape(struct strbuf *out, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, "\\x%02x", b[i]);
+}
+
+/* How long the sequence its lead byte C announces is; 0: not a lead. */
+static size_t
+utf8_lead_len(unsigned char c)
+{
+	return c < 0x80                 ? 1
+		   : c >= 0xC2 && c <= 0xDF ? 2
+		   : c >= 0xE0 && c <= 0xEF ? 3
+		   : c >= 0xF0 && c <= 0xF4 ? 4
+									: 0;
+}
+
+void
+visible_add(struct visible *v, struct strbuf *out, const char *s, size_t n)
+{
+	unsigned char *buf = xmalloc((size_t) v->ncarry + n + 4);
+	size_t len = (size_t) v->ncarry, i = 0;
+
+	memcpy(buf, v->carry, len);
+	memcpy(buf + len, s, n);
+	len += n;
+	memset(buf + len, 0, 4); /* utf8_seq_len() may look past a cut */
+	v->ncarry = 0;
+	while (i < len)
+	{
+		unsigned char c = buf[i];
+		size_t k;
+
+		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7F))
+		{
+			/* a run of plain bytes at once */
+			size_t j = i + 1;
+
+			while (j < len && (buf[j] == '\n' || buf[j] == '\t' ||
+							   (buf[j] >= 0x20 && buf[j] < 0x7F)))
+				j++;
+			strbuf_add(out, buf + i, j - i);
+			i = j;
+			continue;
+		}
+		if (c == '\r')
+		{
+			if (i + 1 == len)
+				break; /* CR LF cut in two: decided by the next piece */
+			if (buf[i + 1] == '\n')
+				strbuf_add(out, "\r\n", 2), i += 2;
+			else
+				strbuf_addstr(out, "\\r"), i++;
+			continue;
+		}
+		if (c < 0x80)
+		{
+			visible_escape(out, &c, 1); /* C0, DEL */
+			i++;
+			continue;
+		}
+		k = utf8_lead_len(c);
+		if (k > 1 && i + k > len)
+		{
+			/* maybe a sequence the next piece completes */
+			bool so_far = true;
+
+			for (size_t j = i + 1; j < len; j++)
+				so_far = so_far && (buf[j] & 0xC0) == 0x80;
+			if (so_far)
+				break;
+		}
+		if (k == 0 || utf8_seq_len(buf + i) != k)
+		{
+			visible_escape(out, &c, 1);
+			i++;
+			continue;
+		}
+		if (c == 0xC2 && buf[i + 1] < 0xA0)
+			strbuf_addf(out, "\\u%04x", buf[i + 1]); /* C1 */
+		else
+			strbuf_add(out, buf + i, k);
+		i += k;
+	}
+	if (i < len)
+	{
+		v->ncarry = (int) (len - i);
+		memcpy(v->carry, buf + i, len - i);
+	}
+	free(buf);
+}
+
+void
+visible_finish(struct visible *v, struct strbuf *out)
+{
+	/* what waited for a next piece never had one */
+	for (int i = 0; i < v->ncarry; i++)
+	{
+		if (v->carry[i] == '\r')
+			strbuf_addstr(out, "\\r");
+		else
+			visible_escape(out, &v->carry[i], 1);
+	}
+	v->ncarry = 0;
+}
+
 size_t
 utf8_seq_len(const unsigned char *p)
 {

@@ -119,6 +119,25 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
  */
 size_t utf8_seq_len(const unsigned char *p);
 
+/*
+ * Text as a terminal may show it without being driven by it: the one
+ * escaping for the terminal medium.  Control characters (C0 but tab and
+ * newline, DEL, and the C1 range U+0080..U+009F, which some terminals obey
+ * in UTF-8) and bytes that are not UTF-8 are appended as "\x1b"-style
+ * escapes; a carriage return stays only as part of CR LF.  Streaming: a
+ * sequence cut at the end of one piece is completed by the next, so the
+ * state carries up to 4 bytes between calls; visible_finish() escapes
+ * what is left.  Zero a struct visible to begin.
+ */
+struct visible
+{
+	unsigned char carry[4];
+	int ncarry;
+};
+void visible_add(struct visible *v, struct strbuf *out, const char *s,
+				 size_t n);
+void visible_finish(struct visible *v, struct strbuf *out);
+
 /* ---------------------------------------------------------------------
  * Time
  * ------------------------------------------------------------------- */

@@ -9,6 +9,64 @@
 #include "base.h"
 #include "test.h"
 
+/* IN (N bytes) cut into pieces of PIECE bytes, as the terminal sees it. */
+static char *
+visible(const char *in, size_t n, size_t piece)
+{
+	struct visible v;
+	struct strbuf out = STRBUF_INIT;
+
+	memset(&v, 0, sizeof(v));
+	for (size_t i = 0; i < n; i += piece)
+		visible_add(&v, &out, in + i, n - i < piece ? n - i : piece);
+	visible_finish(&v, &out);
+	return out.buf ? strbuf_detach(&out) : strdup("");
+}
+
+/* The terminal's escaping, whole and cut at every byte. */
+static void
+test_visible(void)
+{
+	static const struct
+	{
+		const char *in;
+		size_t n;
+		const char *want;
+	} cases[] = {
+		{"plain text, tabs\tand\nlines", 0, "plain text, tabs\tand\nlines"},
+		{"\x1b]0;pwned\x07title", 0, "\\x1b]0;pwned\\x07title"},
+		{"\x1b[2J\x1b[31mred", 0, "\\x1b[2J\\x1b[31mred"},
+		{"csv\r\nrow", 0, "csv\r\nrow"},
+		{"over\rwrite", 0, "over\\rwrite"},
+		{"ends in\r", 0, "ends in\\r"},
+		{"del\x7f", 0, "del\\x7f"},
+		{"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0,
+		 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"},
+		{"c1 csi \xc2\x9b"
+		 "2J",
+		 0, "c1 csi \\u009b2J"},
+		{"nbsp \xc2\xa0.", 0, "nbsp \xc2\xa0."},
+		{"bad \xff\xc3(", 0, "bad \\xff\\xc3("},
+		{"cut \xe2\x82", 0, "cut \\xe2\\x82"},
+		{"nul\0byte", 8, "nul\\x00byte"},
+	};
+
+	for (size_t i = 0; i < lengthof(cases); i++)
+	{
+		size_t n = cases[i].n ? cases[i].n : strlen(cases[i].in);
+
+		for (size_t piece = 1; piece <= n; piece++)
+		{
+			char *got = visible(cases[i].in, n, piece);
+
+			if (strcmp(got, cases[i].want) != 0)
+				fprintf(stderr, "case %zu, pieces of %zu:\n", i, piece);
+			CHECK_STR(got, cases[i].want);
+			free(got);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -16,6 +74,8 @@ main(void)
 	struct pgc_error err;
 	static const char *const keys[] = {"clients", "jobs", "protocol", NULL};
 	char *p;
+
+	test_visible();
 
 	strbuf_addstr(&sb, "a");
 	strbuf_addf(&sb, "%d-%s", 42, "x");
