@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "describe.h"
+#include "store.h"
 
 static int help_fn(int argc, char **argv);
 
@@ -150,7 +152,12 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
 	{
-		printf("pgcliff %s\n", PGCLIFF_VERSION);
+		struct strbuf sb = STRBUF_INIT;
+
+		store_versions(&sb);
+		printf("pgcliff %s (%s)\n%s\n", PGCLIFF_VERSION, PGCLIFF_GIT_DESCRIBE,
+			   sb.buf);
+		strbuf_release(&sb);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

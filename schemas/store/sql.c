@@ -858,3 +858,12 @@ sql_col_kind(struct sql_stmt *s, int i)
 			return SQL_KIND_TEXT;
 	}
 }
+
+void
+sql_library_versions(struct strbuf *out)
+{
+	int v = PQlibVersion();
+
+	strbuf_addf(out, "libpq %d.%d, SQLite %s", v / 10000, v % 10000,
+				sqlite3_libversion());
+}

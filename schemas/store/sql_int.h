@@ -85,6 +85,8 @@ int sql_set_schema_version(struct sql *db, int version);
  * program's (PostgreSQL: tables named as pgcliff's).  -1 on error.
  */
 int sql_foreign(struct sql *db);
+/* "libpq 15.18, SQLite 3.40.1" */
+void sql_library_versions(struct strbuf *out);
 /*
  * A trigger or view in an SQLite store (pgcliff makes none: a store file
  * from elsewhere may carry code) into WHAT, 'trigger "x"': 1, 0 when

@@ -253,6 +253,13 @@ static const struct migration
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
 			   "STORE_SCHEMA_VERSION must be the number of migrations");
 
+void
+store_versions(struct strbuf *out)
+{
+	sql_library_versions(out);
+	strbuf_addf(out, ", store schema %d", STORE_SCHEMA_VERSION);
+}
+
 int
 db_fail(struct store *st, struct pgc_error *err, const char *what)
 {

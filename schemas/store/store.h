@@ -24,6 +24,10 @@ struct store;
 /* Schema version this build writes. */
 #define STORE_SCHEMA_VERSION 17
 
+/* "libpq 15.18, SQLite 3.40.1, store schema 17": what this build reads
+ * and writes with, for --version. */
+void store_versions(struct strbuf *out);
+
 /*
  * The store's path: OVERRIDE (--db) if not NULL, else $PGCLIFF_DB, else
  * $XDG_DATA_HOME/pgcliff/pgcliff.db, else
