@@ -33,6 +33,22 @@ count_run(const char *dir, const struct load_point *lp, uint64_t txns,
 	}
 	if (load_run(lp, res, err) < 0)
 		return -1;
+	/* the difference is per transaction only if each client ran them all */
+	for (int i = 0; i < lp->nworkloads; i++)
+		if (res->w[i].aborted_clients > 0 || res->w[i].failures > 0 ||
+			res->w[i].txns != txns * (uint64_t) wl[i].clients)
+		{
+			error_set(err, PGC_ERR_ABORTED,
+					  "a counted point needs every transaction of every "
+					  "client: workload %s ran %" PRIu64 " of %" PRIu64
+					  " (%d clients aborted, %" PRIu64 " failed)",
+					  wl[i].name, res->w[i].txns,
+					  txns * (uint64_t) wl[i].clients,
+					  res->w[i].aborted_clients, res->w[i].failures);
+			if (res->w[i].first_error[0])
+				error_detail(err, "%s", res->w[i].first_error);
+			return -1;
+		}
 	if (res->nbackend_pids != clients)
 	{
 		error_set(err, PGC_ERR_INTERNAL,
