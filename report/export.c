@@ -39,6 +39,26 @@ csv_field(struct strbuf *out, const char *s, bool last)
 	strbuf_addstr(out, last ? "\r\n" : ",");
 }
 
+/*
+ * A text field (a name, a recipe, a status): one that a spreadsheet would
+ * take for a formula (=, +, -, @, tab or CR first) gets a leading
+ * apostrophe, as OWASP's CSV-injection advice has it, so that opening an
+ * export never runs what a store holds.  Numbers go through csv_num().
+ */
+static void
+csv_text(struct strbuf *out, const char *s, bool last)
+{
+	if (s && *s && strchr("=+-@\t\r", *s))
+	{
+		char *t = xasprintf("'%s", s);
+
+		csv_field(out, t, last);
+		free(t);
+		return;
+	}
+	csv_field(out, s, last);
+}
+
 static void
 csv_num(struct strbuf *out, const char *fmt, double v, bool last)
 {
@@ -131,12 +151,12 @@ report_runs_export(struct strbuf *out, const struct store_run_row *rows, int n,
 		for (int i = 0; i < n; i++)
 		{
 			csv_int(out, rows[i].id, false);
-			csv_field(out, rows[i].started_at, false);
-			csv_field(out, rows[i].ended_at, false);
-			csv_field(out, rows[i].recipe, false);
-			csv_field(out, status_of(&rows[i]), false);
+			csv_text(out, rows[i].started_at, false);
+			csv_text(out, rows[i].ended_at, false);
+			csv_text(out, rows[i].recipe, false);
+			csv_text(out, status_of(&rows[i]), false);
 			csv_int(out, rows[i].npoints, false);
-			csv_field(out, rows[i].variants, true);
+			csv_text(out, rows[i].variants, true);
 		}
 		return;
 	}
@@ -265,8 +285,8 @@ report_series_csv(struct strbuf *out, const struct report_export_run *x)
 
 			csv_int(out, x->run->id, false);
 			csv_int(out, p->id, false);
-			csv_field(out, p->variant, false);
-			csv_field(out, p->workload, false);
+			csv_text(out, p->variant, false);
+			csv_text(out, p->workload, false);
 			csv_int(out, p->clients, false);
 			csv_int(out, p->repeat_idx + 1, false);
 			csv_int(out, s->second, false);
@@ -311,13 +331,13 @@ report_points_csv(struct strbuf *out, const struct report_export_run *x)
 
 		csv_int(out, x->run->id, false);
 		csv_int(out, p->id, false);
-		csv_field(out, p->variant, false);
-		csv_field(out, p->workload, false);
+		csv_text(out, p->variant, false);
+		csv_text(out, p->workload, false);
 		csv_int(out, p->clients, false);
 		csv_int(out, p->jobs, false);
 		csv_int(out, p->repeat_idx + 1, false);
 		csv_int(out, p->order_idx + 1, false);
-		csv_field(out, p->protocol, false);
+		csv_text(out, p->protocol, false);
 		csv_num(out, "%.3f", p->duration_s, false);
 		csv_int(out, (int64_t) p->transactions, false);
 		csv_int(out, (int64_t) p->failures, false);

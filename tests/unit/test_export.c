@@ -110,6 +110,18 @@ main(void)
 	CHECK_INT(count_lines(sb.buf), 2);
 	/* "base,slow" holds a comma: quoted, as RFC 4180 wants */
 	CHECK(strstr(sb.buf, ",dead,2,\"base,slow\"\r\n") != NULL);
+	/* a name a spreadsheet would run as a formula is neutralised */
+	{
+		struct store_run_row evil = run;
+		struct strbuf sb2 = STRBUF_INIT;
+
+		evil.recipe = (char *) "=HYPERLINK(\"http://x\")";
+		evil.variants = (char *) "@SUM(1)";
+		report_runs_export(&sb2, &evil, 1, true);
+		CHECK(strstr(sb2.buf, ",\"'=HYPERLINK(\"\"http://x\"\")\",") != NULL);
+		CHECK(strstr(sb2.buf, ",'@SUM(1)\r\n") != NULL);
+		strbuf_release(&sb2);
+	}
 	strbuf_reset(&sb);
 	report_runs_export(&sb, &run, 1, false);
 	doc = json_loads(sb.buf, 0, &jerr);
