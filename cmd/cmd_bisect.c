@@ -220,8 +220,8 @@ bisect_fn(int argc, char **argv)
 				}
 				break;
 			case 'T':
-				if ((bc.run.duration_ns = recipe_parse_duration_ns(optarg)) <=
-					0)
+				if ((bc.run.duration_ns = recipe_parse_duration_ns(optarg)) <
+					RECIPE_MIN_DURATION_NS)
 				{
 					rc = cmd_usage_error(&cmd_bisect,
 										 "invalid duration \"%s\"", optarg);

@@ -828,10 +828,16 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				break;
 			case 'T':
 				o->duration_ns = recipe_parse_duration_ns(optarg);
+				if (o->duration_ns > 0 &&
+					o->duration_ns < RECIPE_MIN_DURATION_NS)
+					return cmd_usage_error(&cmd_run,
+										   "-T %s is shorter than a window "
+										   "can be (at least 1s)",
+										   optarg);
 				if (o->duration_ns <= 0)
 					return cmd_usage_error(
 						&cmd_run,
-						"invalid duration \"%s\" (want e.g. 5s, 500ms, 2min)",
+						"invalid duration \"%s\" (want e.g. 5s, 90s, 2min)",
 						optarg);
 				break;
 			case 'q':

@@ -2191,6 +2191,16 @@ load_root(struct loader *ld, yaml_node_t *root)
 	{
 		if (parse_duration(ld, v, "duration", false, &r->duration_ns) < 0)
 			return -1;
+		if (r->duration_ns < RECIPE_MIN_DURATION_NS)
+		{
+			fail(ld, v,
+				 "'duration' %s is shorter than a window can be (at least "
+				 "1s)",
+				 scalar(v));
+			error_hint(ld->err, "a window is counted per second; pgbench's "
+								"-T counts whole seconds too");
+			return -1;
+		}
 		for (int i = 0; i < r->nworkloads; i++)
 			if (r->workloads[i].timed &&
 				r->workloads[i].at_ns >= r->duration_ns)

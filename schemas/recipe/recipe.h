@@ -293,6 +293,10 @@ struct recipe *recipe_from_scripts(const struct recipe_script_arg *args, int n,
 int recipe_check_variables(const struct recipe *r, const char *const *extra,
 						   int nextra, struct pgc_error *err);
 
+/* The shortest window a point may have (duration:, -T): one second, the
+ * unit of its series. */
+#define RECIPE_MIN_DURATION_NS 1000000000LL
+
 /*
  * Parse "5s", "500ms", "2min", "1h", "90" (seconds) into nanoseconds, the
  * one time unit from the recipe to the engine.  -1 on error (no sign, hex
