@@ -44,7 +44,11 @@ const struct cmd cmd_worker = {
 		"                          HOST.PID)\n"
 		"      --idle DUR          stop after this long without work (default\n"
 		"                          10min; 0: never)\n"
-		"      --shares N          stop after N shares\n" CMD_HELP_HELP "\n"
+		"      --shares N          stop after N shares\n"
+		"      --allow-shell       run \\shell and \\setshell of the scripts;\n"
+		"                          without it a share that has one is\n"
+		"                          refused (whoever can write to the store\n"
+		"                          writes the scripts)\n" CMD_HELP_HELP "\n"
 		"exit codes: 0 idle or done, 64 usage, 69 store unavailable, 70 store\n"
 		"error, 75 interrupted.  A share that fails is reported to the run\n"
 		"(which fails its point) and the worker goes on.\n",
@@ -89,6 +93,7 @@ worker_fn(int argc, char **argv)
 		{"name", required_argument, NULL, 'n'},
 		{"idle", required_argument, NULL, 'i'},
 		{"shares", required_argument, NULL, 's'},
+		{"allow-shell", no_argument, NULL, 'a'},
 		CMD_LONGOPT_DB,
 		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
@@ -130,6 +135,9 @@ worker_fn(int argc, char **argv)
 					return cmd_usage_error(&cmd_worker,
 										   "invalid number of shares \"%s\"",
 										   optarg);
+				break;
+			case 'a':
+				wc.allow_shell = true;
 				break;
 			case CMD_OPT_DB:
 				db = optarg;

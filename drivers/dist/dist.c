@@ -1476,6 +1476,40 @@ share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
 	}
 }
 
+/*
+ * Without allow_shell: the first \shell or \setshell of SHARE's scripts
+ * refused into ERR (-1), before anything of the share connects; else 0.
+ */
+static int
+refuse_shell(const struct dist_worker_config *c,
+			 const struct dist_share *share, struct pgc_error *err)
+{
+	if (c->allow_shell)
+		return 0;
+	for (int i = 0; i < share->nwl; i++)
+	{
+		const struct load_workload *w = &share->wl[i];
+
+		for (int k = 0; k < w->nscripts; k++)
+			for (int m = 0; m < w->scripts[k]->ncmds; m++)
+			{
+				const struct script_cmd *cmd = &w->scripts[k]->cmds[m];
+
+				if (cmd->kind != SCRIPT_CMD_SHELL &&
+					cmd->kind != SCRIPT_CMD_SETSHELL)
+					continue;
+				error_set(err, PGC_ERR_RECIPE,
+						  "refused: workload %s's script %s runs a shell "
+						  "command (line %d: %s), and this worker was not "
+						  "started with --allow-shell",
+						  w->name, w->scripts[k]->name, cmd->line,
+						  cmd->first_line);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* Measure one claimed share and report it; -1 only when the store fails. */
 static int
 serve_one(const struct dist_worker_config *c,
@@ -1497,6 +1531,11 @@ serve_one(const struct dist_worker_config *c,
 	error_clear(&perr);
 	memset(&res, 0, sizeof(res));
 	share = dist_share_new(claim->spec, claim->share, &perr);
+	if (share && refuse_shell(c, share, &perr) < 0)
+	{
+		dist_share_free(share);
+		share = NULL;
+	}
 	if (share)
 	{
 		struct load_point *lp = dist_share_point(share);

@@ -98,6 +98,12 @@ struct dist_worker_config
 	void (*on_event)(void *arg, const struct dist_worker_info *i);
 	void *event_arg;
 	int max_shares; /* return after this many shares; 0: no limit */
+	/*
+	 * Run the scripts' \shell and \setshell.  Off, a share whose scripts
+	 * have one fails with the reason and nothing of it runs: whoever may
+	 * write to the store writes the scripts.
+	 */
+	bool allow_shell;
 };
 
 /*

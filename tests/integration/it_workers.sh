@@ -182,6 +182,36 @@ else
 	fail "faketime is not installed (.ci/setup installs it)"
 fi
 
+# a spec whose script runs \shell: a worker refuses it unless it was
+# started with --allow-shell (whoever writes to the store writes scripts)
+cat >"$TMP/sh.yaml" <<YAML
+recipe: workers_shell
+duration: 1s
+warmup: 0s
+workloads:
+  w:
+    clients: 1
+    script: |
+      \\shell touch $TMP/shell-ran
+      SELECT 1;
+YAML
+"$PGCLIFF" worker --name careful --idle 20s --shares 1 >"$TMP/careful.out" 2>&1 </dev/null &
+careful=$!
+timeout 60 "$PGCLIFF" run "$TMP/sh.yaml" --workers 1 --worker-timeout 30s >"$TMP/sh.out" 2>"$TMP/sh.err" </dev/null
+check_eq "a \\shell share on a worker without --allow-shell: exit" $? 65
+wait $careful
+grep -q "careful: run [0-9]* point 1: failed: refused: workload w's script .* runs a shell command (line 1: \\\\shell touch .*), and this worker was not started with --allow-shell" "$TMP/careful.out" ||
+	fail "the worker's refusal: $(cat "$TMP/careful.out")"
+grep -q "refused: workload w's script" "$TMP/sh.err" || fail "the run's reason: $(cat "$TMP/sh.err")"
+[ -e "$TMP/shell-ran" ] && fail "the refused \\shell ran"
+check_eq "the refused point is failed" "$(q "SELECT w.state FROM work_point w JOIN run r ON r.id = w.run_id WHERE r.recipe = 'workers_shell'")" failed
+"$PGCLIFF" worker --name trusting --allow-shell --idle 20s --shares 1 >"$TMP/trusting.out" 2>&1 </dev/null &
+trusting=$!
+timeout 60 "$PGCLIFF" run "$TMP/sh.yaml" --workers 1 --worker-timeout 30s >"$TMP/sh2.out" 2>"$TMP/sh2.err" </dev/null
+check_eq "the same with --allow-shell: exit" $? 0
+wait $trusting
+[ -e "$TMP/shell-ran" ] || fail "--allow-shell: the \\shell did not run"
+
 # --workers needs a PostgreSQL store
 "$PGCLIFF" run "$TMP/k.yaml" --workers 2 --db "$TMP/local.db" >/dev/null 2>"$TMP/s.err" </dev/null
 check_eq "--workers on SQLite: exit" $? 64
