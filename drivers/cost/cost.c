@@ -517,6 +517,44 @@ process_exited(pid_t pid)
 	return kill(pid, 0) != 0 && errno == ESRCH;
 }
 
+/*
+ * Whether PATH is a whole dump: callgrind ends one with its "totals:"
+ * line.  (Not the process's exit alone: its pid may be another's by the
+ * time it is looked at.)
+ */
+static bool
+dump_complete(const char *path)
+{
+	char tail[256];
+	FILE *f = fopen(path, "r");
+	long size;
+	size_t n;
+	bool done = false;
+
+	if (f == NULL)
+		return false;
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0)
+	{
+		long from = size > (long) sizeof(tail) - 1
+						? size - (long) sizeof(tail) + 1
+						: 0;
+
+		if (fseek(f, from, SEEK_SET) == 0)
+		{
+			char *last;
+
+			n = fread(tail, 1, sizeof(tail) - 1, f);
+			tail[n] = '\0';
+			while (n > 0 && tail[n - 1] == '\n')
+				tail[--n] = '\0';
+			last = strrchr(tail, '\n');
+			done = strncmp(last ? last + 1 : tail, "totals:", 7) == 0;
+		}
+	}
+	fclose(f);
+	return done;
+}
+
 int
 cost_collect(const char *out_dir, const pid_t *pids, int npids, int timeout_ms,
 			 struct cost_counts *out, struct pgc_error *err)
@@ -526,22 +564,32 @@ cost_collect(const char *out_dir, const pid_t *pids, int npids, int timeout_ms,
 	for (int i = 0; i < npids; i++)
 	{
 		char *path = xasprintf("%s/cg.%ld", out_dir, (long) pids[i]);
-		struct stat sb;
+		int64_t gone_ns = 0;
 		int rc;
 
-		/* written when the backend exits: wait for both */
-		while (!(process_exited(pids[i]) && stat(path, &sb) == 0))
+		/*
+		 * Written whole as the backend exits: wait for its last line.  A
+		 * backend that is gone and left no whole dump within a second (it
+		 * crashed) is read as it is, and the reader says what is missing.
+		 */
+		while (!dump_complete(path))
 		{
 			struct timespec ts = {0, 20L * 1000 * 1000};
+			int64_t now = clock_now_ns();
 
-			if (clock_now_ns() > deadline)
+			if (process_exited(pids[i]))
+			{
+				if (gone_ns == 0)
+					gone_ns = now;
+				else if (now - gone_ns > 1000000000LL)
+					break;
+			}
+			if (now > deadline)
 			{
 				error_set(err, PGC_ERR_UNAVAILABLE,
-						  "the count of backend %ld never came: %s %s",
-						  (long) pids[i],
-						  process_exited(pids[i]) ? "no file"
-												  : "the backend still runs",
-						  path);
+						  "the count of backend %ld never came: the backend "
+						  "still runs (%s)",
+						  (long) pids[i], path);
 				free(path);
 				return -1;
 			}

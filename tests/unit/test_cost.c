@@ -5,6 +5,7 @@
  * per-transaction difference, and files that are not callgrind's.
  */
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cost.h"
@@ -174,6 +175,43 @@ main(void)
 		unlink(cut);
 		free(bad);
 		free(cut);
+	}
+
+	/* collecting: a dead backend's whole dump (its totals line last) is
+	 * read at once and removed; one without a totals line is waited for a
+	 * second after its process is gone, then read as it is */
+	{
+		char dir[] = "/tmp/pgcliff-test-cost-dir-XXXXXX";
+		pid_t pids[2];
+		struct cost_counts c;
+		char path[128];
+		FILE *fp;
+
+		CHECK(mkdtemp(dir) != NULL);
+		for (int i = 0; i < 2; i++)
+		{
+			pids[i] = fork();
+			if (pids[i] == 0)
+				_exit(0);
+			waitpid(pids[i], NULL, 0);
+			snprintf(path, sizeof(path), "%s/cg.%ld", dir, (long) pids[i]);
+			fp = fopen(path, "w");
+			CHECK(fp != NULL);
+			if (fp)
+			{
+				fputs(i == 0 ? before_txt : after_txt, fp);
+				fclose(fp);
+			}
+		}
+		memset(&c, 0, sizeof(c));
+		CHECK_INT(cost_collect(dir, pids, 1, 10000, &c, &err), 0);
+		CHECK_INT(c.ev[COST_IR], 1000);
+		snprintf(path, sizeof(path), "%s/cg.%ld", dir, (long) pids[0]);
+		CHECK(access(path, F_OK) != 0); /* removed once read */
+		CHECK_INT(cost_collect(dir, pids + 1, 1, 10000, &c, &err), 0);
+		CHECK_INT(c.nprocs, 2); /* read as it is: it has a summary */
+		cost_counts_release(&c);
+		rmdir(dir);
 	}
 
 	/* the wrapper: valgrind's options, the output file last */
