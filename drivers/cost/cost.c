@@ -70,7 +70,8 @@ valgrind_path(char *out, size_t size)
 	{
 		size_t n = strcspn(p, ":");
 
-		if (n > 0 && (int) n < 4000 &&
+		/* absolute entries only: the server starts in its own directory */
+		if (n > 0 && p[0] == '/' && (int) n < 4000 &&
 			snprintf(out, size, "%.*s/valgrind", (int) n, p) < (int) size &&
 			access(out, X_OK) == 0)
 			return true;
