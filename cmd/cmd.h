@@ -98,6 +98,10 @@ struct run_until;
 int cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
 					struct run_until *u);
 
+/* --count N, as run and bisect take it, into *OUT.  0, or EXIT_USAGE after
+ * printing the error for C. */
+int cmd_parse_count_txns(const struct cmd *c, const char *arg, int64_t *out);
+
 /* Print "pgcliff <verb>: " usage error + hint; returns EXIT_USAGE. */
 int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	PGC_PRINTF(2, 3);

@@ -264,21 +264,10 @@ bisect_fn(int argc, char **argv)
 				bc.run.keep_logs = true;
 				break;
 			case 14:
-			{
-				int n;
-
-				if (!cmd_parse_count(optarg, 10000000, &n))
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid --count \"%s\" "
-										 "(transactions per client, 1 to "
-										 "10000000)",
-										 optarg);
+				if ((rc = cmd_parse_count_txns(&cmd_bisect, optarg,
+											   &bc.run.count_txns)) != 0)
 					goto out;
-				}
-				bc.run.count_txns = n;
 				break;
-			}
 			case 'q':
 				view.quiet = true;
 				break;

@@ -975,18 +975,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				o->source = optarg;
 				break;
 			case OPT_COUNT:
-			{
-				int n;
-
-				if (!cmd_parse_count(optarg, 10000000, &n))
-					return cmd_usage_error(&cmd_run,
-										   "invalid --count \"%s\" "
-										   "(transactions per client, 1 to "
-										   "10000000)",
-										   optarg);
-				o->count_txns = n;
+				if ((rc = cmd_parse_count_txns(&cmd_run, optarg,
+											   &o->count_txns)) != 0)
+					return rc;
 				break;
-			}
 			case OPT_UNTIL_DECIDED:
 				o->until_decided = true;
 				break;
@@ -1103,14 +1095,6 @@ print_summary(const struct run_opts *o, const struct recipe *r,
 	fflush(stdout);
 	strbuf_release(&out);
 	free(labels);
-}
-
-/* The last workload of the point EV reports on: a counted point's
- * figures are the point's, said once after its workloads. */
-static int
-nw_last(const struct run_event *ev)
-{
-	return ev->point->nworkloads - 1;
 }
 
 /* What the command shows of a run, as the run library reports it. */
@@ -1252,7 +1236,8 @@ on_event(void *arg, const struct run_event *ev)
 			live_clear(view);
 			if (!o->quiet)
 				print_summary(o, r, ev);
-			if (!o->quiet && ev->cost && ev->res == &ev->point->w[nw_last(ev)])
+			if (!o->quiet && ev->cost &&
+				ev->res == &ev->point->w[ev->point->nworkloads - 1])
 				printf(
 					"counted on the primary (callgrind): %.0f instructions, "
 					"%.1f L1 misses, %.2f LL misses per transaction "

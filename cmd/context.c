@@ -26,6 +26,20 @@ cmd_draw_seed(void)
 }
 
 int
+cmd_parse_count_txns(const struct cmd *c, const char *arg, int64_t *out)
+{
+	int n;
+
+	if (!cmd_parse_count(arg, 10000000, &n))
+		return cmd_usage_error(c,
+							   "invalid --count \"%s\" (transactions per "
+							   "client, 1 to 10000000)",
+							   arg);
+	*out = n;
+	return 0;
+}
+
+int
 cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
 				struct run_until *u)
 {
