@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,6 +419,16 @@ struct filtered
 static struct filtered filters[2] = {{STDOUT_FILENO, {{0}, 0}},
 									 {STDERR_FILENO, {{0}, 0}}};
 
+/*
+ * The load engine's threads write too (libpq prints a server's notices to
+ * stderr from the client thread that received them). glibc holds the
+ * stream's lock around a cookie's write, but that lock is its own business:
+ * the filters' state is guarded here, one lock for both streams, so that
+ * the order of bytes on the terminal is the order they were filtered in.
+ * No signal handler writes, so the lock is never taken twice by a thread.
+ */
+static pthread_mutex_t filters_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int
 write_all(int fd, const char *p, size_t n)
 {
@@ -442,9 +453,11 @@ filtered_write(void *cookie, const char *buf, size_t size)
 	struct strbuf out = STRBUF_INIT;
 	int rc = 0;
 
+	pthread_mutex_lock(&filters_lock);
 	visible_add(&f->v, &out, buf, size);
 	if (out.len)
 		rc = write_all(f->fd, out.buf, out.len);
+	pthread_mutex_unlock(&filters_lock);
 	strbuf_release(&out);
 	return rc < 0 ? -1 : (ssize_t) size;
 }
@@ -455,6 +468,7 @@ filters_finish(void)
 {
 	fflush(stdout);
 	fflush(stderr);
+	pthread_mutex_lock(&filters_lock);
 	for (size_t i = 0; i < lengthof(filters); i++)
 	{
 		struct strbuf out = STRBUF_INIT;
@@ -464,6 +478,7 @@ filters_finish(void)
 			(void) write_all(filters[i].fd, out.buf, out.len);
 		strbuf_release(&out);
 	}
+	pthread_mutex_unlock(&filters_lock);
 }
 
 void
