@@ -137,7 +137,7 @@ const char *cmp_rule_name(enum cmp_rule r);
  *   none   the plain mean of the blocks' log B/A.
  * Steal is the hypervisor's, not the variant's, so an A/A comparison
  * keeps its guarantee either way; on this 2-vCPU guest it took the sd of
- * a block's log B/A from 0.149 to 0.084 (README, "Verdicts").
+ * a block's log B/A from 0.149 to 0.084 (report/VERDICTS.md).
  */
 enum cmp_adjust
 {

@@ -15,7 +15,7 @@
  * epoll loop, no thread blocks), \if chains, \gset/\aset, pipelines,
  * \shell and \setshell (these block their thread, as in pgbench).
  *
- * Failure policy (documented in the README): a SQL error fails the
+ * Failure policy (documented in drivers/load/MEASURING.md): a SQL error fails the
  * transaction, which is counted under its SQLSTATE class; the client rolls
  * back if needed and starts its next transaction.  A lost connection or a
  * script runtime error (division by zero, \gset without a row, a pipeline

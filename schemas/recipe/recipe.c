@@ -2235,7 +2235,7 @@ load_root(struct loader *ld, yaml_node_t *root)
 	if ((v = lookup(ld, root, "probes")) != NULL && parse_probes(ld, v) < 0)
 		return -1;
 	/* a fresh server per block is the default: an instance carries an
-	 * effect of its own that lasts its lifetime (see README) */
+	 * effect of its own that lasts its lifetime (see report/VERDICTS.md) */
 	r->restart_per_block = true;
 	if ((v = lookup(ld, root, "restart")) != NULL)
 	{

@@ -17,9 +17,15 @@ DESTDIR=$TMP/root cmake --install "$BUILD" --prefix /usr >"$TMP/log" 2>&1 ||
 bin=$TMP/root/usr/bin/pgcliff
 for f in usr/bin/pgcliff usr/share/pgcliff/recipes/txid_current.yaml \
 	usr/share/pgcliff/recipes/patches/extra_work.patch \
-	usr/share/doc/pgcliff/README.md usr/share/doc/pgcliff/REFERENCE.md \
-	usr/share/doc/pgcliff/FORMATS.md; do
+	usr/share/doc/pgcliff/README.md \
+	usr/share/doc/pgcliff/schemas/recipe/REFERENCE.md \
+	usr/share/doc/pgcliff/report/FORMATS.md; do
 	[ -e "$TMP/root/$f" ] || fail "not installed: /$f"
+done
+# every document the installed README links to is installed beside it
+doc=$TMP/root/usr/share/doc/pgcliff
+for link in $(grep -oE '\]\([^)#]+\.md\)' "$doc/README.md" | sed 's/^](//; s/)$//'); do
+	[ -e "$doc/$link" ] || fail "the installed README links to a missing $link"
 done
 "$bin" --version >"$TMP/v" 2>&1 || fail "the installed binary does not run"
 grep -qE '^pgcliff [0-9.]+ \(.+\)$' "$TMP/v" || fail "--version: $(cat "$TMP/v")"
