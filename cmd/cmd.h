@@ -202,6 +202,10 @@ void cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db);
  * default; NULL with CTX->err.  WRITE: the command stores something.
  */
 struct store *cmd_open_store(struct cmd_ctx *ctx, bool write);
+/* $PGCLIFF_STORE_TIMEOUT, the wait for an SQLite store another process
+ * holds locked (0 when unset: the store's default, 30 s); -1 and ERR when
+ * it is not a duration. */
+int cmd_store_timeout(struct pgc_error *err, int64_t *ns);
 
 /*
  * The one way a command ends: print CTX->err (if set) compiler-style,

@@ -119,6 +119,7 @@ move_fn(const struct cmd *c, bool push, int argc, char **argv)
 	struct cmd_ctx ctx;
 	struct store *here, *there;
 	char path[1024];
+	int64_t timeout_ns = 0;
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
@@ -163,6 +164,9 @@ move_fn(const struct cmd *c, bool push, int argc, char **argv)
 		push ? store_open(path, &ctx.err) : store_open_read(path, &ctx.err);
 	if (there == NULL)
 		goto out;
+	/* valid: cmd_open_store() read it first */
+	(void) cmd_store_timeout(&ctx.err, &timeout_ns);
+	store_set_busy_timeout(there, timeout_ns);
 	move_runs(&ctx, push ? here : there, push ? there : here,
 			  nruns ? runs : NULL, nruns);
 	store_close(there);

@@ -4,6 +4,7 @@
  * way to end (print the error, if any, close, and map it to an exit
  * code).  See cmd.h.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -106,10 +107,30 @@ cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db)
 	error_clear(&ctx->err);
 }
 
+int
+cmd_store_timeout(struct pgc_error *err, int64_t *ns)
+{
+	const char *v = getenv("PGCLIFF_STORE_TIMEOUT");
+
+	*ns = 0;
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	*ns = recipe_parse_duration_ns(v);
+	if (*ns <= 0)
+	{
+		error_set(err, PGC_ERR_USAGE, "invalid PGCLIFF_STORE_TIMEOUT \"%s\"",
+				  v);
+		error_hint(err, "a duration, such as 30s or 2min");
+		return -1;
+	}
+	return 0;
+}
+
 struct store *
 cmd_open_store(struct cmd_ctx *ctx, bool write)
 {
 	struct stat st;
+	int64_t timeout_ns;
 
 	if (ctx->store)
 		return ctx->store;
@@ -133,8 +154,12 @@ cmd_open_store(struct cmd_ctx *ctx, bool write)
 							  "another");
 		return NULL;
 	}
+	if (cmd_store_timeout(&ctx->err, &timeout_ns) != 0)
+		return NULL;
 	ctx->store = write ? store_open(ctx->db_path, &ctx->err)
 					   : store_open_read(ctx->db_path, &ctx->err);
+	if (ctx->store)
+		store_set_busy_timeout(ctx->store, timeout_ns);
 	/* what is printed names the store without its password */
 	if (ctx->store && store_is_shared(ctx->db_path))
 		snprintf(ctx->db_path, sizeof(ctx->db_path), "%s",

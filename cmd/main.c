@@ -56,7 +56,8 @@ print_overview(FILE *f)
 			"(default ~/.local/share/pgcliff/pgcliff.db), or a PostgreSQL "
 			"database shared\n"
 			"by several machines, as a postgresql:// URI or a conninfo "
-			"(\"host=H dbname=D\").\n\n%s",
+			"(\"host=H dbname=D\").\nA locked SQLite store is waited for 30 s "
+			"($PGCLIFF_STORE_TIMEOUT).\n\n%s",
 			exit_codes);
 }
 

@@ -27,7 +27,8 @@
 /* The advisory lock that serializes migrations: "pgcl" */
 #define MIGRATION_LOCK "1885823852"
 
-/* How long a lock is waited for, unless sql_wait_for_locks() says. */
+/* How long a lock is waited for, unless sql_wait_for_locks() or
+ * sql_set_busy_timeout() says. */
 #define BUSY_TIMEOUT_NS ((int64_t) 30 * 1000000000)
 /* When the wait is told (on_wait), the first time */
 #define BUSY_TELL_NS ((int64_t) 2 * 1000000000)
@@ -45,6 +46,7 @@ struct sql
 	void *wait_arg;
 	int64_t busy_since_ns;
 	int64_t next_tell_ns;
+	int64_t busy_timeout_ns;
 };
 
 #define MAX_PARAMS 64
@@ -159,11 +161,12 @@ busy_wait(void *arg, int count)
 	waited = now - db->busy_since_ns;
 	/* once interrupted, the wait is the ordinary one again: what is left
 	 * to store (the run's end) is still stored if the lock goes soon */
-	if ((db->interrupt == NULL || *db->interrupt) && waited >= BUSY_TIMEOUT_NS)
+	if ((db->interrupt == NULL || *db->interrupt) &&
+		waited >= db->busy_timeout_ns)
 		return 0;
 	if (db->on_wait && now >= db->next_tell_ns)
 	{
-		db->next_tell_ns += BUSY_TIMEOUT_NS;
+		db->next_tell_ns += db->busy_timeout_ns;
 		db->on_wait(db->wait_arg, (double) waited / 1e9);
 	}
 	usleep(count < 20 ? 1000 : 20000);
@@ -177,6 +180,12 @@ sql_wait_for_locks(struct sql *db, volatile sig_atomic_t *interrupt,
 	db->interrupt = interrupt;
 	db->on_wait = on_wait;
 	db->wait_arg = arg;
+}
+
+void
+sql_set_busy_timeout(struct sql *db, int64_t ns)
+{
+	db->busy_timeout_ns = ns > 0 ? ns : BUSY_TIMEOUT_NS;
 }
 
 /*
@@ -230,6 +239,7 @@ sql_open_sqlite(const char *path, bool read_only, struct pgc_error *err)
 
 	db->backend = SQL_SQLITE;
 	db->name = xstrdup(path);
+	db->busy_timeout_ns = BUSY_TIMEOUT_NS;
 	if (sqlite3_open_v2(path, &db->lite, flags | SQLITE_OPEN_NOMUTEX, NULL) !=
 		SQLITE_OK)
 	{

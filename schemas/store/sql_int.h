@@ -101,6 +101,8 @@ int sql_code_object(struct sql *db, char *what, size_t size);
 void sql_wait_for_locks(struct sql *db, volatile sig_atomic_t *interrupt,
 						void (*on_wait)(void *arg, double waited_s),
 						void *arg);
+/* SQLite: how long a lock is waited for (NS <= 0: the default, 30 s). */
+void sql_set_busy_timeout(struct sql *db, int64_t ns);
 /* SQLite: replace DB's file by a copy of it in memory.  0 or -1. */
 int sql_copy_to_memory(struct sql *db);
 

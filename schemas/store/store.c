@@ -29,6 +29,12 @@ store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
 	sql_wait_for_locks(st->db, interrupt, on_wait, arg);
 }
 
+void
+store_set_busy_timeout(struct store *st, int64_t ns)
+{
+	sql_set_busy_timeout(st->db, ns);
+}
+
 /*
  * Migrations: entry i brings the schema from version i to i + 1.  Never
  * edit a released entry; append a new one.

@@ -73,15 +73,19 @@ struct store *store_open_read(const char *path, struct pgc_error *err);
 void store_close(struct store *st);
 
 /*
- * A lock another process holds on the store is waited for at most 30 s,
- * then SQLITE_BUSY is an error.  After this call, for a writer that must
- * not lose what it measured: waited for as long as it takes until
- * *INTERRUPT is set (then 30 s again); ON_WAIT (if not NULL) is told after 2 s
- * of waiting and every 30 s after that, with the seconds waited.
+ * A lock another process holds on the store is waited for at most the busy
+ * timeout (30 s, or what store_set_busy_timeout() set), then SQLITE_BUSY is
+ * an error.  After this call, for a writer that must not lose what it
+ * measured: waited for as long as it takes until *INTERRUPT is set (then the
+ * timeout again); ON_WAIT (if not NULL) is told after 2 s of waiting and
+ * every timeout after that, with the seconds waited.
  */
 void store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
 						  void (*on_wait)(void *arg, double waited_s),
 						  void *arg);
+/* The busy timeout of an SQLite store (NS <= 0: the default, 30 s); a
+ * PostgreSQL store's server waits for its own locks. */
+void store_set_busy_timeout(struct store *st, int64_t ns);
 
 struct store_run
 {

@@ -168,8 +168,13 @@ wait_no_procs "8 writers"
 check_eq "8 writers: dirs left" "$(left_dirs)" 0
 
 # --- the store locked by another process for longer than the busy
-# timeout (30 s) after the first point: the run waits, says so, and
-# stores everything once the lock goes
+# timeout (2 s here, 30 s by default) after the first point: the run
+# waits, says so, and stores everything once the lock goes
+PGCLIFF_STORE_TIMEOUT=soon "$PGCLIFF" list >/dev/null 2>"$TMP/err"
+check_eq "PGCLIFF_STORE_TIMEOUT=soon: exit" $? 64
+grep -q 'invalid PGCLIFF_STORE_TIMEOUT "soon"' "$TMP/err" ||
+	fail "PGCLIFF_STORE_TIMEOUT=soon: $(cat "$TMP/err")"
+export PGCLIFF_STORE_TIMEOUT=2s
 "$PGCLIFF" run "$TMP/three.yaml" --seed 7 -q >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 run=$(($(last_run) + 1))
@@ -177,7 +182,8 @@ for _ in $(seq 1 600); do
 	[ "$(sql "SELECT count(*) FROM point WHERE run_id = $run" 2>/dev/null)" = 1 ] && break
 	sleep 0.05
 done
-sqlite3 "$PGCLIFF_DB" "BEGIN IMMEDIATE;" "DELETE FROM run WHERE 0;" ".system sleep 33" "COMMIT;"
+sqlite3 "$PGCLIFF_DB" "BEGIN IMMEDIATE;" "DELETE FROM run WHERE 0;" ".system sleep 5" "COMMIT;"
+unset PGCLIFF_STORE_TIMEOUT
 wait $pid
 check_eq "locked store: exit" $? 0
 check_row "locked store" ok 3 0
