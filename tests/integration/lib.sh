@@ -52,6 +52,14 @@ pg_source() {
 	SRC=$(bash "$ROOT/tests/integration/pgsource.sh" "$CACHE_ROOT/src") ||
 		skip "no PostgreSQL 15 source tree: apt-get source postgresql-15 failed (see above)"
 	CACHE=$CACHE_ROOT/builds
+	# the compiler through ccache, when the machine has it: it_build's
+	# release tree and it_bisect's first commit are the same sources under
+	# two cache keys, so the second full build compiles nothing anew.  What
+	# pgcliff builds is unchanged: configure still finds gcc, and a build's
+	# provenance names gcc's version (ccache passes --version through)
+	if [ -d /usr/lib/ccache ] && command -v ccache >/dev/null; then
+		export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$CACHE_ROOT/ccache
+	fi
 }
 
 # kill_left: SIGKILL, by pid and never by name, what live_procs lists
