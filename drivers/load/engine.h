@@ -15,8 +15,8 @@
  * epoll loop, no thread blocks), \if chains, \gset/\aset, pipelines,
  * \shell and \setshell (these block their thread, as in pgbench).
  *
- * Failure policy (documented in drivers/load/MEASURING.md): a SQL error fails the
- * transaction, which is counted under its SQLSTATE class; the client rolls
+ * Failure policy (documented in drivers/load/MEASURING.md): a SQL error fails
+ * the transaction, which is counted under its SQLSTATE class; the client rolls
  * back if needed and starts its next transaction.  A lost connection or a
  * script runtime error (division by zero, \gset without a row, a pipeline
  * misuse...) aborts that client only, with pgbench's message; the point

@@ -362,7 +362,8 @@ resolve_placement(struct run *r, struct pgc_error *err)
 	else
 	{
 		/* the default: auto for managed servers (what helped here,
-		 * drivers/cluster/SERVERS.md, "Placement"), free when a server is not ours */
+		 * drivers/cluster/SERVERS.md, "Placement"), free when a server is not
+		 * ours */
 		r->placement.mode = PLACEMENT_AUTO;
 		for (int i = 0; i < r->nvars; i++)
 			if (r->vars[i].target)
