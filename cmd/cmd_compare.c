@@ -66,9 +66,9 @@ static int report_fn(int argc, char **argv);
 	"      --confidence C      of the intervals (default 0.95; a run made\n"     \
 	"                          with --until-decided: its last look's)\n"         \
 	"      --seed N            of the bootstrap (default 5432)\n"                \
-	"      --format F          text, markdown, json, junit, html (the\n"         \
-	"                          report of `pgcliff report`) or svg (its B/A\n"    \
-	"                          chart alone)\n"                                   \
+	"      --format F          text, markdown, json, junit, github (Markdown\n"  \
+	"                          for $GITHUB_STEP_SUMMARY, annotations), html\n"   \
+	"                          (`pgcliff report`) or svg (its B/A chart)\n"      \
 	"  -o, --output FILE       write there (whole, or not at all), not to\n"     \
 	"                          stdout\n" CMD_HELP_DB CMD_HELP_HELP
 
@@ -87,6 +87,9 @@ const struct cmd cmd_compare = {
 		"with --profile; B - A in percentage points, interval over blocks)\n"
 		"and the wait events whose count per sample changed most.\n"
 		"\n" COMPARE_OPTIONS "      --check             exit as gate does\n"
+		"      --inconclusive pass|fail\n"
+		"                          with --check: exit 0 or 1 when undecided,\n"
+		"                          not 2\n"
 		"\n"
 		"exit codes: 0 (with --check: no regression), 1 regression (--check),\n"
 		"2 inconclusive (--check), 64 usage, 70 store error.\n",
@@ -102,7 +105,9 @@ const struct cmd cmd_gate = {
 		"compare, with its verdict as the exit code, for CI.  A point is a\n"
 		"regression only when its whole interval lies beyond the margin after\n"
 		"Holm's correction: noise makes a gate inconclusive, never red.\n"
-		"\n" COMPARE_OPTIONS "\n"
+		"\n" COMPARE_OPTIONS "      --inconclusive pass|fail\n"
+		"                          exit 0 or 1 when undecided, not 2\n"
+		"\n"
 		"exit codes: 0 no regression, 1 regression, 2 inconclusive, 64 usage,\n"
 		"70 store error.\n",
 	.fn = gate_fn,
@@ -173,6 +178,7 @@ struct compare_opts
 	int npoints;
 	int clients;
 	int nargs;
+	int inconclusive_exit; /* --inconclusive: what 2 becomes */
 	bool gate;
 	bool check;
 	bool report; /* `pgcliff report` */
@@ -182,6 +188,7 @@ struct compare_opts
 	bool on_set;
 	bool rule_set;
 	bool adjust_set;
+	bool inconclusive_set;
 };
 
 static int
@@ -205,6 +212,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 		{"output", required_argument, NULL, 'o'},
 		{"chart", required_argument, NULL, 12},
 		{"clients", required_argument, NULL, 13},
+		{"inconclusive", required_argument, NULL, 15},
 		{NULL, 0, NULL, 0}};
 	char why[120];
 	int ch;
@@ -214,6 +222,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 	o->conf = 0.95;
 	o->seed = DEFAULT_BOOTSTRAP_SEED;
 	o->format = CMP_FORMAT_TEXT;
+	o->inconclusive_exit = CMP_OUTCOME_INCONCLUSIVE;
 	optind = 1;
 	opterr = 0;
 	if (o->report)
@@ -276,7 +285,8 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 				else if (cmp_format_parse(optarg, &o->format) < 0)
 					return cmd_usage_error(c,
 										   "unknown format \"%s\" (text, "
-										   "markdown, json, junit, html, svg)",
+										   "markdown, json, junit, github, "
+										   "html, svg)",
 										   optarg);
 				break;
 			case 'o':
@@ -328,6 +338,19 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						optarg);
 				o->rule_set = true;
 				break;
+			case 15:
+				if (o->report)
+					return cmd_option_error(c, '?', argv);
+				if (strcmp(optarg, "pass") == 0)
+					o->inconclusive_exit = CMP_OUTCOME_NO_REGRESSION;
+				else if (strcmp(optarg, "fail") == 0)
+					o->inconclusive_exit = CMP_OUTCOME_REGRESSION;
+				else
+					return cmd_usage_error(
+						c, "invalid --inconclusive \"%s\" (pass or fail)",
+						optarg);
+				o->inconclusive_set = true;
+				break;
 			case 14:
 				if (cmp_adjust_parse(optarg, &o->adjust) < 0)
 					return cmd_usage_error(
@@ -348,6 +371,8 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 	if (o->nargs == 0)
 		return cmd_usage_error(c, o->report ? "no run given"
 											: "no baseline given");
+	if (o->inconclusive_set && !o->gate && !o->check)
+		return cmd_usage_error(c, "--inconclusive goes with --check");
 	if ((o->chart || o->clients) &&
 		(o->document == NULL || strcmp(o->document, "svg") != 0))
 		return cmd_usage_error(c,
@@ -426,6 +451,55 @@ write_out(const struct compare_opts *o, const struct strbuf *out,
 	fputs(text, stdout);
 	fflush(stdout);
 	return EXIT_OK;
+}
+
+/*
+ * --format github: the Markdown to -o, else appended to the job summary
+ * ($GITHUB_STEP_SUMMARY, as GitHub Actions sets it), else to stdout; in
+ * GitHub Actions ($GITHUB_ACTIONS=true) the annotations to stdout, where
+ * the runner reads workflow commands.  Outside it, stdout is Markdown.
+ */
+static int
+write_github(const struct compare_opts *o, const struct cmp_result *res,
+			 const struct cmp_labels *labels, const struct strbuf *summary,
+			 struct pgc_error *err)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	const char *actions = getenv("GITHUB_ACTIONS");
+	int rc;
+
+	if (o->output == NULL && path && *path)
+	{
+		struct visible v;
+		struct strbuf safe = STRBUF_INIT;
+		FILE *f = fopen(path, "a");
+
+		memset(&v, 0, sizeof(v));
+		visible_add(&v, &safe, summary->buf ? summary->buf : "", summary->len);
+		visible_finish(&v, &safe);
+		rc = f && fwrite(safe.buf ? safe.buf : "", 1, safe.len, f) == safe.len
+				 ? EXIT_OK
+				 : EXIT_SOFTWARE;
+		if (f && fclose(f) != 0)
+			rc = EXIT_SOFTWARE;
+		if (rc != EXIT_OK)
+			error_set(err, PGC_ERR_IO,
+					  "could not append to GITHUB_STEP_SUMMARY \"%s\": %s",
+					  path, strerror(errno));
+		strbuf_release(&safe);
+	}
+	else
+		rc = write_out(o, summary, err);
+	if (rc == EXIT_OK && actions && strcmp(actions, "true") == 0)
+	{
+		struct strbuf notes = STRBUF_INIT;
+
+		compare_annotations(&notes, res, labels);
+		fputs(notes.buf ? notes.buf : "", stdout);
+		fflush(stdout);
+		strbuf_release(&notes);
+	}
+	return rc;
 }
 
 static int
@@ -535,9 +609,14 @@ compare_main(const struct cmd *c, int argc, char **argv, bool gate)
 	}
 	else
 		compare_render(&out, &res, &labels, o.format);
-	if ((rc = write_out(&o, &out, &ctx.err)) != EXIT_OK)
+	rc = o.format == CMP_FORMAT_GITHUB && !o.document
+			 ? write_github(&o, &res, &labels, &out, &ctx.err)
+			 : write_out(&o, &out, &ctx.err);
+	if (rc != EXIT_OK)
 		goto done;
 	rc = gate || o.check ? (int) res.outcome : EXIT_OK;
+	if (rc == CMP_OUTCOME_INCONCLUSIVE)
+		rc = o.inconclusive_exit;
 	goto done;
 
 done:

@@ -156,7 +156,8 @@ history_fn(int argc, char **argv)
 					rc = cmd_usage_error(c, "invalid --last \"%s\"", optarg);
 				break;
 			case 8:
-				if (cmp_format_parse(optarg, &format) < 0)
+				if (cmp_format_parse(optarg, &format) < 0 ||
+					format == CMP_FORMAT_GITHUB)
 					rc = cmd_usage_error(
 						c,
 						"unknown format \"%s\" (text, markdown, json, junit)",

@@ -351,7 +351,8 @@ enum cmp_format
 	CMP_FORMAT_TEXT,
 	CMP_FORMAT_MARKDOWN,
 	CMP_FORMAT_JSON,
-	CMP_FORMAT_JUNIT
+	CMP_FORMAT_JUNIT,
+	CMP_FORMAT_GITHUB /* Markdown for the job summary, and the annotations */
 };
 
 int cmp_format_parse(const char *name, enum cmp_format *out);
@@ -364,6 +365,16 @@ void cmp_xml_escape(struct strbuf *out, const char *s);
 
 void compare_render(struct strbuf *out, const struct cmp_result *r,
 					const struct cmp_labels *labels, enum cmp_format format);
+
+/*
+ * GitHub Actions' workflow commands for a comparison, one per line: an
+ * ::error:: per REGRESSION, a ::warning:: per INCONCLUSIVE or missing point
+ * (per geometric mean with on_geomean), and a ::notice:: of the outcome;
+ * their text escaped as the runner unescapes it (%25, %0D, %0A; %3A and
+ * %2C in a title).  The job summary is compare_render()'s Markdown.
+ */
+void compare_annotations(struct strbuf *out, const struct cmp_result *r,
+						 const struct cmp_labels *labels);
 
 struct store_point_row;
 struct store;

@@ -1,7 +1,8 @@
 /*
  * render.c - a comparison as text (the table for a mail), Markdown (a PR
- * comment), JSON (versioned, documented in report/FORMATS.md) and JUnit
- * XML (a testcase per point, a failure per regression).
+ * comment, and GitHub's job summary), JSON (versioned, documented in
+ * report/FORMATS.md), JUnit XML (a testcase per point, a failure per
+ * regression) and GitHub's annotations (an error per regression).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -25,6 +26,8 @@ cmp_format_parse(const char *name, enum cmp_format *out)
 		*out = CMP_FORMAT_JSON;
 	else if (strcmp(name, "junit") == 0)
 		*out = CMP_FORMAT_JUNIT;
+	else if (strcmp(name, "github") == 0)
+		*out = CMP_FORMAT_GITHUB;
 	else
 		return -1;
 	return 0;
@@ -951,6 +954,44 @@ cmp_xml_escape(struct strbuf *out, const char *s)
 	chart_escape(out, s); /* the one escaper of markup */
 }
 
+/* The bound a ratio is judged against: 1 - margin, or 1 + margin. */
+static double
+regression_bound(const struct cmp_result *r)
+{
+	return cmp_metric_higher_is_better(r->opts.metric) ? 1 - r->opts.margin
+													   : 1 + r->opts.margin;
+}
+
+/* "REGRESSION: B/A 0.912 [0.880, 0.945], bound 0.970" of a geometric mean
+ * (P NULL) or of point P; NAME: "tps at 4 clients". */
+static void
+verdict_message(struct strbuf *msg, struct strbuf *name,
+				const struct cmp_result *r, const struct cmp_curve *c,
+				const struct cmp_point *p)
+{
+	strbuf_reset(msg);
+	strbuf_reset(name);
+	if (p == NULL)
+	{
+		strbuf_addf(msg, "%s: B/A %.3f ", cmp_verdict_name(c->geo_verdict),
+					c->geo_ratio);
+		cmp_interval_text(msg, c->geo_lo, c->geo_hi);
+		strbuf_addf(msg, ", bound %.3f", regression_bound(r));
+		strbuf_addf(name, "%s geometric mean over the sweep",
+					cmp_opts_metric(&r->opts));
+		return;
+	}
+	add_verdict(msg, p);
+	if (p->verdict != CMP_MISSING)
+	{
+		strbuf_addf(msg, ": B/A %.3f ", p->r.ratio);
+		cmp_interval_text(msg, p->r.lo, p->r.hi);
+		strbuf_addf(msg, ", bound %.3f", regression_bound(r));
+	}
+	strbuf_addf(name, "%s%s%s at %d clients", cmp_opts_metric(&r->opts),
+				p->window ? " " : "", p->window ? p->window : "", p->clients);
+}
+
 /* One <testcase>: a failure for REGRESSION, skipped when undecided. */
 static void
 junit_case(struct strbuf *out, const char *recipe, const char *workload,
@@ -983,9 +1024,6 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 	const char *recipe = l->recipe ? l->recipe : "compare";
 	bool geo = r->opts.on_geomean;
 	struct strbuf msg = STRBUF_INIT, name = STRBUF_INIT;
-	double theta = cmp_metric_higher_is_better(r->opts.metric)
-					   ? 1 - r->opts.margin
-					   : 1 + r->opts.margin;
 	int tests = 0, failures = 0, skipped = 0;
 
 	for (int ci = 0; ci < r->ncurves; ci++)
@@ -1042,14 +1080,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 		strbuf_addstr(out, "\"/>\n    </properties>\n");
 		if (geo)
 		{
-			strbuf_reset(&msg);
-			strbuf_addf(&msg, "%s: B/A %.3f ",
-						cmp_verdict_name(c->geo_verdict), c->geo_ratio);
-			cmp_interval_text(&msg, c->geo_lo, c->geo_hi);
-			strbuf_addf(&msg, ", bound %.3f", theta);
-			strbuf_reset(&name);
-			strbuf_addf(&name, "%s geometric mean over the sweep",
-						cmp_opts_metric(&r->opts));
+			verdict_message(&msg, &name, r, c, NULL);
 			junit_case(out, recipe, c->workload, name.buf, c->geo_verdict,
 					   true, msg.buf);
 		}
@@ -1059,18 +1090,7 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 
 			if (strcmp(p->workload, c->workload) != 0)
 				continue;
-			strbuf_reset(&msg);
-			add_verdict(&msg, p);
-			if (p->verdict != CMP_MISSING)
-			{
-				strbuf_addf(&msg, ": B/A %.3f ", p->r.ratio);
-				cmp_interval_text(&msg, p->r.lo, p->r.hi);
-				strbuf_addf(&msg, ", bound %.3f", theta);
-			}
-			strbuf_reset(&name);
-			strbuf_addf(&name, "%s%s%s at %d clients",
-						cmp_opts_metric(&r->opts), p->window ? " " : "",
-						p->window ? p->window : "", p->clients);
+			verdict_message(&msg, &name, r, c, p);
 			junit_case(out, recipe, c->workload, name.buf, p->verdict, !geo,
 					   msg.buf);
 		}
@@ -1079,6 +1099,95 @@ render_junit(struct strbuf *out, const struct cmp_result *r,
 	strbuf_addstr(out, "</testsuites>\n");
 	strbuf_release(&msg);
 	strbuf_release(&name);
+}
+
+/* S as a workflow command's data (PROPERTY: a property's value), as
+ * GitHub's runner unescapes it. */
+static void
+github_escape(struct strbuf *out, const char *s, bool property)
+{
+	for (; *s; s++)
+	{
+		if (*s == '%')
+			strbuf_addstr(out, "%25");
+		else if (*s == '\r')
+			strbuf_addstr(out, "%0D");
+		else if (*s == '\n')
+			strbuf_addstr(out, "%0A");
+		else if (property && *s == ':')
+			strbuf_addstr(out, "%3A");
+		else if (property && *s == ',')
+			strbuf_addstr(out, "%2C");
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+static void
+github_command(struct strbuf *out, const char *level, const char *title,
+			   const char *workload, const char *name, const char *msg,
+			   const struct cmp_labels *l)
+{
+	struct strbuf t = STRBUF_INIT, m = STRBUF_INIT;
+
+	strbuf_addf(&t, "pgcliff %s: %s", title, workload);
+	strbuf_addf(&m, "%s, %s; A: %s, B: %s", name, msg, l->a, l->b);
+	strbuf_addf(out, "::%s title=", level);
+	github_escape(out, t.buf, true);
+	strbuf_addstr(out, "::");
+	github_escape(out, m.buf, false);
+	strbuf_addch(out, '\n');
+	strbuf_release(&t);
+	strbuf_release(&m);
+}
+
+/* An error per REGRESSION, a warning per undecided or missing point (or
+ * geometric mean, with --on geomean), and a notice of the outcome. */
+static void
+render_github_annotations(struct strbuf *out, const struct cmp_result *r,
+						  const struct cmp_labels *l)
+{
+	struct strbuf msg = STRBUF_INIT, name = STRBUF_INIT, all = STRBUF_INIT;
+	bool geo = r->opts.on_geomean;
+
+	for (int ci = 0; ci < r->ncurves; ci++)
+	{
+		const struct cmp_curve *c = &r->curves[ci];
+
+		for (int i = -1; i < r->npoints; i++)
+		{
+			const struct cmp_point *p = i < 0 ? NULL : &r->points[i];
+			enum cmp_verdict v = p ? p->verdict : c->geo_verdict;
+
+			if ((p == NULL) != geo ||
+				(p && strcmp(p->workload, c->workload) != 0))
+				continue;
+			if (v != CMP_REGRESSION && v != CMP_INCONCLUSIVE &&
+				v != CMP_MISSING)
+				continue;
+			verdict_message(&msg, &name, r, c, p);
+			github_command(out, v == CMP_REGRESSION ? "error" : "warning",
+						   v == CMP_REGRESSION ? "regression" : "undecided",
+						   c->workload, name.buf, msg.buf, l);
+		}
+	}
+	strbuf_addf(&all, "%s: %s against %s", cmp_outcome_name(r->outcome), l->b,
+				l->a);
+	strbuf_addstr(out, "::notice title=pgcliff ");
+	github_escape(out, l->recipe ? l->recipe : "compare", true);
+	strbuf_addstr(out, "::");
+	github_escape(out, all.buf, false);
+	strbuf_addch(out, '\n');
+	strbuf_release(&msg);
+	strbuf_release(&name);
+	strbuf_release(&all);
+}
+
+void
+compare_annotations(struct strbuf *out, const struct cmp_result *r,
+					const struct cmp_labels *labels)
+{
+	render_github_annotations(out, r, labels);
 }
 
 void
@@ -1091,6 +1200,7 @@ compare_render(struct strbuf *out, const struct cmp_result *r,
 			render_text(out, r, labels);
 			break;
 		case CMP_FORMAT_MARKDOWN:
+		case CMP_FORMAT_GITHUB: /* the job summary; compare_annotations() */
 			render_markdown(out, r, labels);
 			break;
 		case CMP_FORMAT_JSON:

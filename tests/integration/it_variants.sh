@@ -66,6 +66,30 @@ grep -q "^A (baseline):  run $run, variant base, 3 points x 2 blocks$" "$TMP/cmp
 rc=$?
 case $rc in 0|1|2) echo "ok: gate exit $rc" ;; *) fail "gate exit $rc" ;; esac
 grep -q "\"gate_exit_code\": $rc," "$TMP/gate.json" || fail "gate: JSON exit code differs"
+# --format github: in GitHub Actions the Markdown is appended to the job
+# summary and stdout carries the annotations; outside, stdout is Markdown
+echo "# earlier step" >"$TMP/summary.md"
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$TMP/summary.md \
+	"$PGCLIFF" gate "$run:base" "$run:delay" --format github >"$TMP/gh.out"
+check_eq "gate --format github: the gate's exit" $? $rc
+check_eq "github: the summary appended" "$(sed -n '1p;2p' "$TMP/summary.md" | tr '\n' '|')" "# earlier step|### pgcliff compare it_variants: $(sed -n 's/.*"outcome": "\([A-Z-]*\)".*/\1/p' "$TMP/gate.json" | head -1)|"
+grep -q "^| 1 | 2 | 2 | " "$TMP/summary.md" || fail "github: no point rows in the summary"
+check_eq "github: stdout is annotations only" "$(grep -cvE '^::(error|warning|notice) title=' "$TMP/gh.out")" 0
+check_eq "github: one notice" "$(grep -c '^::notice title=pgcliff it_variants::' "$TMP/gh.out")" 1
+check_eq "github: an error per REGRESSION row" "$(grep -c '^::error ' "$TMP/gh.out")" \
+	"$(grep -c '| \*\*REGRESSION\*\* |' "$TMP/summary.md")"
+env -u GITHUB_ACTIONS -u GITHUB_STEP_SUMMARY \
+	"$PGCLIFF" gate "$run:base" "$run:delay" --format github >"$TMP/gh_plain.out"
+check_eq "github outside GitHub: the Markdown on stdout" "$(sed -n '2,$p' "$TMP/summary.md")" "$(cat "$TMP/gh_plain.out")"
+# --inconclusive: what an undecided gate exits with
+"$PGCLIFF" gate "$run:base" "$run:delay" --inconclusive pass >/dev/null
+rc_pass=$?
+"$PGCLIFF" gate "$run:base" "$run:delay" --inconclusive fail >/dev/null
+rc_fail=$?
+case $rc in
+	2) check_eq "--inconclusive pass|fail of an undecided gate" "$rc_pass $rc_fail" "0 1" ;;
+	*) check_eq "--inconclusive leaves a decided gate alone" "$rc_pass $rc_fail" "$rc $rc" ;;
+esac
 "$PGCLIFF" gate "$run:base" "$run:base" --format junit >"$TMP/aa.xml"
 check_eq "A/A gate exit (no regression)" $? 0
 check_eq "A/A junit failures" "$(grep -c '<failure' "$TMP/aa.xml")" 0

@@ -125,6 +125,31 @@ test_verdicts(const char *golden_dir, bool update)
 	strbuf_reset(&sb);
 	compare_render(&sb, &r, &l, CMP_FORMAT_JUNIT);
 	golden(golden_dir, "compare.junit.xml", sb.buf, update);
+	strbuf_reset(&sb);
+	/* GitHub: the summary is the Markdown, the annotations one per line */
+	compare_render(&sb, &r, &l, CMP_FORMAT_GITHUB);
+	golden(golden_dir, "compare.md", sb.buf, false);
+	strbuf_reset(&sb);
+	compare_annotations(&sb, &r, &l);
+	golden(golden_dir, "compare.github.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	{
+		/* a label that would end the command or start another: escaped */
+		struct cmp_labels hostile = {"run 1, a:b", "50%\n::error::x", "r,1"};
+		const char *nl;
+
+		compare_annotations(&sb, &r, &hostile);
+		CHECK(strstr(sb.buf, "50%25%0A::error::x") != NULL);
+		CHECK(strstr(sb.buf, "title=pgcliff r%2C1::") != NULL);
+		/* every line is a command: no line starts inside a label */
+		for (const char *s = sb.buf; s && *s; s = nl ? nl + 1 : NULL)
+		{
+			nl = strchr(s, '\n');
+			CHECK(strncmp(s, "::error title=", 14) == 0 ||
+				  strncmp(s, "::warning title=", 16) == 0 ||
+				  strncmp(s, "::notice title=", 15) == 0);
+		}
+	}
 	strbuf_release(&sb);
 	compare_result_free(&r);
 
@@ -274,6 +299,9 @@ test_geomean_gate(const char *golden_dir, bool update)
 	strbuf_reset(&sb);
 	compare_render(&sb, &r, &l, CMP_FORMAT_TEXT);
 	golden(golden_dir, "compare_geomean.txt", sb.buf, update);
+	strbuf_reset(&sb);
+	compare_annotations(&sb, &r, &l);
+	golden(golden_dir, "compare_geomean.github.txt", sb.buf, update);
 	strbuf_release(&sb);
 	compare_result_free(&r);
 	/* the same data gated per point: nothing decided */
