@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base.h"
+#include "opt.h"
 #include "store.h"
 
 /* Exit codes (BSD sysexits numbering), documented in --help and README. */
@@ -25,13 +26,20 @@ enum
 	EXIT_TEMPFAIL = 75     /* run aborted or interrupted */
 };
 
+/*
+ * A command: its --help, man page and completion are made from these
+ * fields and its option table (opt.h), and nothing else.
+ */
+struct cmd_opt;
 struct cmd
 {
-	const char *name;    /* "run", "recipe check" */
-	const char *summary; /* one line for `pgcliff help` */
-	const char *usage;   /* full --help text */
-	const char *usage2;  /* its continuation, or NULL (C11 caps a literal) */
-	const char *usage3;  /* and more, or NULL */
+	const char *name;     /* "run", "recipe check" */
+	const char *summary;  /* one line for `pgcliff help` */
+	const char *synopsis; /* after "usage: pgcliff NAME", a line per form */
+	const char *about;    /* what it does, paragraphs; ends with '\n' */
+	const struct cmd_opt *opts; /* ended by CMD_OPT_END; NULL: none */
+	const char *exits;          /* "exit codes: ...", or NULL */
+	const char *operand; /* what completes an operand (opt.h), or NULL */
 	int (*fn)(int argc, char **argv);
 };
 
@@ -89,13 +97,13 @@ void cmd_print_look(const struct store_look *look, double budget_s);
 uint64_t cmd_draw_seed(void);
 
 /*
- * An option of a run until decided, as run and bisect take them: NAME is
- * its long name ("budget", "max-repeats", "on", "rule", "metric",
- * "max-regression"), ARG its value, into U.  0, or EXIT_USAGE after
- * printing the error for C.
+ * An option of a run until decided, as run and bisect take them: ID is
+ * its id (CMD_OPT_BUDGET, _MAX_REPEATS, _ON, _RULE, _ADJUST, _METRIC,
+ * _MAX_REGRESSION), ARG its value, into U.  0; 1 when ID is none of
+ * them; EXIT_USAGE after printing the error for C.
  */
 struct run_until;
-int cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
+int cmd_parse_until(const struct cmd *c, int id, const char *arg,
 					struct run_until *u);
 
 /* --count N, as run and bisect take it, into *OUT.  0, or EXIT_USAGE after
@@ -107,9 +115,10 @@ int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
 	PGC_PRINTF(2, 3);
 
 /*
- * The usage error for what getopt_long() returned as CH (':' for a
- * missing value, anything else for an unknown option; optstring must start
- * with ':' and opterr be 0).  Returns EXIT_USAGE.
+ * The usage error for what cmd_getopt() returned as CH: ':' for a missing
+ * value, '?' for an unknown option.  Anything else is an option of C's
+ * table that its command does not handle: an internal error, said as
+ * such (EXIT_SOFTWARE), which tests/cli/options.sh looks for.
  */
 int cmd_option_error(const struct cmd *c, int ch, char **argv);
 
@@ -165,25 +174,6 @@ bool cmd_parse_fraction(const char *text, double *out);
  * once, by cmd_open_store()), the error that ends it, and the exit code
  * when there is no error (e.g. gate's verdict).
  */
-/*
- * Options every store-reading command takes, declared once: the getopt
- * entry and the help line beside it.  --help (and -?) are handled for all
- * commands by cmd_wants_help() before their options are parsed.
- */
-enum
-{
-	CMD_OPT_DB = 1000
-};
-#define CMD_LONGOPT_DB                                                        \
-	{                                                                         \
-		"db", required_argument, NULL, CMD_OPT_DB                             \
-	}
-#define CMD_HELP_DB                                                               \
-	"      --db STORE          an SQLite file, or a PostgreSQL URI or conninfo\n" \
-	"                          (default: $PGCLIFF_DB, else $XDG_DATA_HOME/\n"     \
-	"                          pgcliff/pgcliff.db or ~/.local/share/...)\n"
-#define CMD_HELP_HELP "  -?, --help              this text\n"
-
 struct store;
 struct cmd_ctx
 {

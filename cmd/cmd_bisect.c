@@ -2,7 +2,6 @@
  * cmd_bisect.c - `pgcliff bisect`: the first commit between a good and a
  * bad revision that makes a recipe's figure worse (drivers/bisect).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +12,42 @@
 
 static int bisect_fn(int argc, char **argv);
 
+enum
+{
+	OPT_GOOD = 256,
+	OPT_BAD
+};
+
+static const struct cmd_opt bisect_opts[] = {
+	CMD_OPT('s', "source", "DIR", "<dir>", "the git checkout (required)"),
+	CMD_OPT(OPT_GOOD, "good", "REV", NULL,
+			"a commit without the regression (required)"),
+	CMD_OPT(OPT_BAD, "bad", "REV", NULL, "a later commit with it (required)"),
+	CMD_OPT_METRIC_ENTRY,
+	CMD_OPT_COUNT_ENTRY,
+	CMD_OPT_MAX_REGRESSION_ENTRY,
+	CMD_OPT_RULE_ENTRY,
+	CMD_OPT_ADJUST_ENTRY,
+	CMD_OPT_BUDGET_ENTRY,
+	CMD_OPT_MAX_REPEATS_ENTRY,
+	CMD_OPT_CLIENTS_ENTRY,
+	CMD_OPT_DURATION_ENTRY,
+	CMD_OPT_WARMUP_ENTRY,
+	CMD_OPT_BUILD_CACHE_ENTRY,
+	CMD_OPT_OS_USER_ENTRY,
+	CMD_OPT(CMD_OPT_SEED, "seed", "N", NULL,
+			"the runs' seed (default: random)"),
+	CMD_OPT_KEEP_LOGS_ENTRY,
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT('q', "quiet", NULL, NULL,
+			"no build steps, only the bisect's lines"),
+	CMD_OPT_END};
+
 const struct cmd cmd_bisect = {
 	.name = "bisect",
 	.summary = "find the commit that made a recipe slower",
-	.usage =
-		"usage: pgcliff bisect RECIPE.yaml --source GIT_TREE --good REV --bad "
-		"REV [OPTIONS]\n"
-		"\n"
+	.synopsis = "RECIPE.yaml --source GIT_TREE --good REV --bad REV",
+	.about =
 		"Finds the first commit after GOOD up to BAD of the git checkout\n"
 		"GIT_TREE that makes the recipe's figure worse.  Each step is a run\n"
 		"(stored) of two variants built from the checkout: good, and the\n"
@@ -29,44 +57,14 @@ const struct cmd cmd_bisect = {
 		"does; the bad commit is measured first, and a step that stays\n"
 		"INCONCLUSIVE within its budget ends the bisect undecided, with the\n"
 		"range it narrowed the search to: never a guess.  The recipe may not\n"
-		"have variants of its own (its server: applies to both).\n"
-		"\n"
-		"options:\n"
-		"      --source DIR        the git checkout (required)\n"
-		"      --good REV          a commit without the regression (required)\n"
-		"      --bad REV           a later commit with it (required)\n"
-		"      --metric M          tps (default: the recipe's measure:, else\n"
-		"                          tps), latency_avg, p50 ... p999, max, dip,\n"
-		"                          probe:PROBE.FIGURE, profile:NODE:FUNCTION,\n"
-		"                          instructions, l1_misses, ll_misses\n"
-		"      --count N           each step counts the work per transaction\n"
-		"                          over N transactions per client under\n"
-		"                          callgrind (see run --help); the metric\n"
-		"                          becomes instructions\n"
-		"      --max-regression P  the margin (default 3% for tps, 5% for\n"
-		"                          latencies and the dip, 1% for counts)\n"
-		"      --rule estimate|strict\n"
-		"                          what is a REGRESSION (see compare --help)\n"
-		"      --adjust steal|none what each block's B/A is adjusted for (see\n"
-		"                          compare --help; default steal)\n"
-		"      --budget DUR        each step's measuring at most (default\n"
-		"                          10min; builds not counted)\n"
-		"      --max-repeats N     each step's blocks at most\n"
-		"  -c, --clients LIST      client counts (over the recipe's sweep)\n"
-		"  -T, --duration DUR      each point's window\n"
-		"      --warmup DUR|stable[:MAX]\n"
-		"                          unmeasured time before each window; stable:\n"
-		"                          until the throughput is stable (at most 60s)\n"
-		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
-		"      --os-user USER      run the managed servers as USER\n"
-		"      --seed N            the runs' seed (default: random)\n"
-		"      --keep-logs         keep the servers' logs (STORE-logs/)\n" CMD_HELP_DB
-		"  -q, --quiet             no build steps, only the bisect's lines\n"
-		"\n"
+		"have variants of its own (its server: applies to both).\n",
+	.opts = bisect_opts,
+	.exits =
 		"exit codes: 0 no regression between GOOD and BAD, 1 the first bad\n"
 		"commit found, 2 undecided (a step stayed INCONCLUSIVE), 64 usage\n"
 		"(revisions, a recipe with variants), 65 an invalid recipe, 69 a\n"
 		"build or a server failed, 70 store, 75 interrupted.\n",
+	.operand = "<yaml>",
 	.fn = bisect_fn,
 };
 
@@ -135,27 +133,6 @@ on_bisect_event(void *arg, const struct bisect_event *ev)
 static int
 bisect_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"source", required_argument, NULL, 's'},
-		{"good", required_argument, NULL, 1},
-		{"bad", required_argument, NULL, 2},
-		{"metric", required_argument, NULL, 3},
-		{"max-regression", required_argument, NULL, 4},
-		{"rule", required_argument, NULL, 5},
-		{"budget", required_argument, NULL, 6},
-		{"max-repeats", required_argument, NULL, 7},
-		{"adjust", required_argument, NULL, 13},
-		{"clients", required_argument, NULL, 'c'},
-		{"duration", required_argument, NULL, 'T'},
-		{"warmup", required_argument, NULL, 8},
-		{"build-cache", required_argument, NULL, 9},
-		{"os-user", required_argument, NULL, 10},
-		{"seed", required_argument, NULL, 11},
-		{"keep-logs", no_argument, NULL, 12},
-		{"count", required_argument, NULL, 14},
-		{"quiet", no_argument, NULL, 'q'},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	struct bisect_config bc;
 	struct bisect_result res;
 	struct recipe *recipe = NULL;
@@ -174,41 +151,31 @@ bisect_fn(int argc, char **argv)
 	memset(&res, 0, sizeof(res));
 	memset(&view, 0, sizeof(view));
 	bc.run.until.metric = -1;
-	bc.run.until.budget_ns = 600 * 1000000000LL;
 	bc.run.protocol = -1;
 	bc.run.max_tries = -1;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":s:c:T:q", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_bisect, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
 			case 's':
 				bc.source = optarg;
 				break;
-			case 1:
+			case OPT_GOOD:
 				bc.good = optarg;
 				break;
-			case 2:
+			case OPT_BAD:
 				bc.bad = optarg;
 				break;
-			case 3:
-			case 4:
-			case 5:
-			case 6:
-			case 7:
-			case 13:
-			{
-				static const char *const names[] = {"metric", "max-regression",
-													"rule", "budget",
-													"max-repeats"};
-
-				if ((rc = cmd_parse_until(&cmd_bisect,
-										  ch == 13 ? "adjust" : names[ch - 3],
-										  optarg, &bc.run.until)) != 0)
+			case CMD_OPT_METRIC:
+			case CMD_OPT_MAX_REGRESSION:
+			case CMD_OPT_RULE:
+			case CMD_OPT_BUDGET:
+			case CMD_OPT_MAX_REPEATS:
+			case CMD_OPT_ADJUST:
+				if ((rc = cmd_parse_until(&cmd_bisect, ch, optarg,
+										  &bc.run.until)) != 0)
 					goto out;
 				break;
-			}
 			case 'c':
 				free(clients);
 				clients = NULL;
@@ -228,7 +195,7 @@ bisect_fn(int argc, char **argv)
 					goto out;
 				}
 				break;
-			case 8:
+			case CMD_OPT_WARMUP:
 				if (recipe_parse_warmup(optarg, &bc.run.warmup_ns,
 										&bc.run.warmup_stable) < 0)
 				{
@@ -240,13 +207,13 @@ bisect_fn(int argc, char **argv)
 				}
 				bc.run.warmup_set = true;
 				break;
-			case 9:
+			case CMD_OPT_BUILD_CACHE:
 				bc.run.build_cache = optarg;
 				break;
-			case 10:
+			case CMD_OPT_OS_USER:
 				bc.run.os_user = optarg;
 				break;
-			case 11:
+			case CMD_OPT_SEED:
 			{
 				char *end;
 
@@ -260,10 +227,10 @@ bisect_fn(int argc, char **argv)
 				seed_set = true;
 				break;
 			}
-			case 12:
+			case CMD_OPT_KEEP_LOGS:
 				bc.run.keep_logs = true;
 				break;
-			case 14:
+			case CMD_OPT_COUNT:
 				if ((rc = cmd_parse_count_txns(&cmd_bisect, optarg,
 											   &bc.run.count_txns)) != 0)
 					goto out;

@@ -2,7 +2,6 @@
  * cmd_build.c - `pgcliff build`: PostgreSQL from a source tree, with
  * #define overrides and patches, into the build cache (drivers/build).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +11,55 @@
 
 static int build_fn(int argc, char **argv);
 
+enum
+{
+	OPT_CONFIGURE_OPT = 256,
+	OPT_CACHE,
+	OPT_JSON,
+	OPT_OVER
+};
+
+static const struct cmd_opt build_opts[] = {
+	CMD_OPT('s', "source", "DIR", "<dir>", "the source tree (required)"),
+	CMD_OPT('D', "define", "NAME=VALUE", NULL,
+			"rewrite the one `#define NAME value` of the\n"
+			"tree's .c and .h files (repeatable); an\n"
+			"error names every place when NAME is\n"
+			"defined nowhere or more than once"),
+	CMD_OPT('p', "patch", "FILE", "<file>",
+			"apply FILE with patch -p1, in order\n"
+			"(repeatable); an error names the hunk that\n"
+			"does not apply"),
+	CMD_OPT(OPT_CONFIGURE_OPT, "configure-opt", "OPT", NULL,
+			"pass OPT to configure (repeatable); pgcliff\n"
+			"adds --enable-depend and chooses --prefix"),
+	CMD_OPT('r', "revision", "REV", NULL,
+			"build commit REV of the git checkout DIR\n"
+			"(keyed by its tree), not its work tree"),
+	CMD_OPT(OPT_OVER, "over", "BASE", NULL,
+			"with --revision: start from the build of\n"
+			"commit BASE (built first if need be) and\n"
+			"replace the files that differ, so make\n"
+			"recompiles only what they touch"),
+	CMD_OPT('n', "name", "NAME", NULL,
+			"a name for the build: progress lines and\n"
+			"CACHE/names/NAME, a link to it"),
+	CMD_OPT(OPT_CACHE, "cache", "DIR", "<dir>",
+			"the build cache (default\n"
+			"$PGCLIFF_BUILD_CACHE, else\n"
+			"/var/cache/pgcliff/builds for root, else\n"
+			"$XDG_CACHE_HOME or ~/.cache + /pgcliff/builds)"),
+	CMD_OPT('j', "jobs", "N", NULL, "make -jN (default: the online CPUs)"),
+	CMD_OPT(OPT_JSON, "json", NULL, NULL,
+			"print the build's provenance (JSON)"),
+	CMD_OPT_END};
+
 const struct cmd cmd_build = {
 	.name = "build",
 	.summary = "build PostgreSQL from source, with #define overrides and "
 			   "patches",
-	.usage =
-		"usage: pgcliff build --source DIR [OPTIONS]\n"
-		"\n"
+	.synopsis = "--source DIR [OPTIONS]",
+	.about =
 		"Builds the PostgreSQL source tree DIR (a git checkout or an unpacked\n"
 		"release, such as `apt-get source postgresql-15`) into the build cache\n"
 		"and prints where it is installed.  The build's key hashes the tree\n"
@@ -27,33 +68,9 @@ const struct cmd cmd_build = {
 		"instant.  A variant with defines or patches starts from a copy of\n"
 		"the plain build's tree, so make recompiles only what changed.\n"
 		"Progress goes to stderr, one line per step; every step's output to\n"
-		"the build's log.\n"
-		"\n"
-		"options:\n"
-		"  -s, --source DIR          the source tree (required)\n"
-		"  -D, --define NAME=VALUE   rewrite the one `#define NAME value` of the\n"
-		"                            tree's .c and .h files (repeatable); an\n"
-		"                            error names every place when NAME is\n"
-		"                            defined nowhere or more than once\n"
-		"  -p, --patch FILE          apply FILE with patch -p1, in order\n"
-		"                            (repeatable); an error names the hunk that\n"
-		"                            does not apply\n"
-		"      --configure-opt OPT   pass OPT to configure (repeatable); pgcliff\n"
-		"                            adds --enable-depend and chooses --prefix\n"
-		"  -r, --revision REV        build commit REV of the git checkout DIR\n"
-		"                            (keyed by its tree), not its work tree\n"
-		"      --over BASE           with --revision: start from the build of\n"
-		"                            commit BASE (built first if need be) and\n"
-		"                            replace the files that differ, so make\n"
-		"                            recompiles only what they touch\n"
-		"  -n, --name NAME           a name for the build: progress lines and\n"
-		"                            CACHE/names/NAME, a link to it\n"
-		"      --cache DIR           the build cache (default $PGCLIFF_BUILD_CACHE,\n"
-		"                            else /var/cache/pgcliff/builds for root, else\n"
-		"                            $XDG_CACHE_HOME or ~/.cache + /pgcliff/builds)\n"
-		"  -j, --jobs N              make -jN (default: the online CPUs)\n"
-		"      --json                print the build's provenance (JSON)\n"
-		"\n"
+		"the build's log.\n",
+	.opts = build_opts,
+	.exits =
 		"exit codes: 0 built or found built, 64 usage, 65 a define not found\n"
 		"exactly once or a patch that does not apply, 69 configure or make\n"
 		"failed (the log's last lines are shown), 70 cache I/O, 75\n"
@@ -77,18 +94,6 @@ parse_define(const char *arg, struct build_define *d)
 static int
 build_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"source", required_argument, NULL, 's'},
-		{"define", required_argument, NULL, 'D'},
-		{"patch", required_argument, NULL, 'p'},
-		{"configure-opt", required_argument, NULL, 1},
-		{"name", required_argument, NULL, 'n'},
-		{"cache", required_argument, NULL, 2},
-		{"jobs", required_argument, NULL, 'j'},
-		{"json", no_argument, NULL, 3},
-		{"revision", required_argument, NULL, 'r'},
-		{"over", required_argument, NULL, 4},
-		{NULL, 0, NULL, 0}};
 	struct build_spec spec;
 	struct build_options o;
 	struct build_result res;
@@ -103,10 +108,7 @@ build_fn(int argc, char **argv)
 		return EXIT_OK;
 	memset(&spec, 0, sizeof(spec));
 	memset(&o, 0, sizeof(o));
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":s:D:p:n:j:r:", longopts, NULL)) !=
-		   -1)
+	while ((ch = cmd_getopt(&cmd_build, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
@@ -130,14 +132,14 @@ build_fn(int argc, char **argv)
 								   (size_t) (npatches + 1) * sizeof(*patches));
 				patches[npatches++] = optarg;
 				break;
-			case 1:
+			case OPT_CONFIGURE_OPT:
 				conf = xrealloc(conf, (size_t) (nconf + 1) * sizeof(*conf));
 				conf[nconf++] = optarg;
 				break;
 			case 'n':
 				spec.name = optarg;
 				break;
-			case 2:
+			case OPT_CACHE:
 				o.cache_dir = optarg;
 				break;
 			case 'j':
@@ -148,13 +150,13 @@ build_fn(int argc, char **argv)
 					goto out;
 				}
 				break;
-			case 3:
+			case OPT_JSON:
 				json = true;
 				break;
 			case 'r':
 				spec.revision = optarg;
 				break;
-			case 4:
+			case OPT_OVER:
 				spec.base_revision = optarg;
 				break;
 			default:

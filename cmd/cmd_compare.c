@@ -8,7 +8,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,60 +23,81 @@ static int compare_fn(int argc, char **argv);
 static int gate_fn(int argc, char **argv);
 static int report_fn(int argc, char **argv);
 
-#define COMPARE_OPTIONS                                                          \
-	"  A and B select stored points:\n"                                          \
-	"    12                 run 12 (which must have one variant)\n"              \
-	"    12:locks8          variant locks8 of run 12\n"                          \
-	"    locks8             variant locks8 of the newest run that has it\n"      \
-	"    'recipe=emit_message variant=locks64 last=5'\n"                         \
-	"                       keys run=, recipe=, variant=, last=N (the N\n"       \
-	"                       newest runs), blocks=N or N-M (repeats, 1-based)\n"  \
-	"  Given one run with exactly two variants, A is its first, B its second.\n" \
-	"  Points of both sides measured in the same run are paired by block.\n"     \
-	"\n"                                                                         \
-	"options:\n"                                                                 \
-	"      --metric M          tps (default: the recipe's measure:),\n"          \
-	"                          latency_avg, p50, p90, p95, p99, p999, max,\n"    \
-	"                          dip (during/before of the recipe's windows,\n"    \
-	"                          per block: a long transaction's cost);\n"         \
-	"                          probe:PROBE.FIGURE (a figure of the recipe's\n"   \
-	"                          probes: over its during window, e.g.\n"           \
-	"                          probe:kax.scanned/snapshots) and\n"               \
-	"                          profile:NODE:FUNCTION (FUNCTION's per cent of\n"  \
-	"                          NODE's CPU profile), lower is better;\n"          \
-	"                          instructions, l1_misses, ll_misses (a counted\n"  \
-	"                          run's work per transaction, run --count),\n"      \
-	"                          lower is better\n"                                \
-	"      --max-regression P  the margin: 3% for tps, 5% for latencies and\n"   \
-	"                          the dip, 1% for counts\n"                         \
-	"      --rule estimate|strict\n"                                             \
-	"                          REGRESSION when B is worse beyond doubt and\n"    \
-	"                          its estimate beyond the margin (estimate, the\n"  \
-	"                          default), or only when the whole interval is\n"   \
-	"                          beyond the margin (strict)\n"                     \
-	"      --adjust steal|none each block's B/A read at equal CPU steal (the\n"  \
-	"                          hypervisor's share of the window, stored per\n"   \
-	"                          point; the default), or as measured (none)\n"     \
-	"      --workload W        only this workload (default: the measure's)\n"    \
-	"      --points LIST       only these client counts, e.g. 1,4,16\n"          \
-	"      --on points|geomean the verdict from every point (default), or\n"     \
-	"                          from each workload's geometric mean over the\n"   \
-	"                          sweep (one test: more power, less detail)\n"      \
-	"      --confidence C      of the intervals (default 0.95; a run made\n"     \
-	"                          with --until-decided: its last look's)\n"         \
-	"      --seed N            of the bootstrap (default 5432)\n"                \
-	"      --format F          text, markdown, json, junit, github (Markdown\n"  \
-	"                          for $GITHUB_STEP_SUMMARY, annotations), html\n"   \
-	"                          (`pgcliff report`) or svg (its B/A chart)\n"      \
-	"  -o, --output FILE       write there (whole, or not at all), not to\n"     \
-	"                          stdout\n" CMD_HELP_DB CMD_HELP_HELP
+/* compare's and report's own options (the shared ones are opt.h's) */
+enum
+{
+	OPT_CHECK = 256,
+	OPT_CHART,
+	OPT_CLIENTS,
+	OPT_INCONCLUSIVE
+};
+
+#define SELECTORS_TEXT                                                          \
+	"  A and B select stored points:\n"                                         \
+	"    12                 run 12 (which must have one variant)\n"             \
+	"    12:locks8          variant locks8 of run 12\n"                         \
+	"    locks8             variant locks8 of the newest run that has it\n"     \
+	"    'recipe=emit_message variant=locks64 last=5'\n"                        \
+	"                       keys run=, recipe=, variant=, last=N (the N\n"      \
+	"                       newest runs), blocks=N or N-M (repeats, 1-based)\n" \
+	"  Given one run with exactly two variants, A is its first, B its "         \
+	"second.\n"                                                                 \
+	"  Points of both sides measured in the same run are paired by block.\n"
+
+/* how a verdict is judged: compare, gate and report alike */
+#define JUDGE_OPTS                                                            \
+	CMD_OPT_METRIC_ENTRY, CMD_OPT_MAX_REGRESSION_ENTRY, CMD_OPT_RULE_ENTRY,   \
+		CMD_OPT_ADJUST_ENTRY, CMD_OPT_WORKLOAD_ENTRY, CMD_OPT_POINTS_ENTRY,   \
+		CMD_OPT_ON_ENTRY, CMD_OPT_CONFIDENCE_ENTRY,                           \
+		CMD_OPT(CMD_OPT_SEED, "seed", "N", NULL,                              \
+				"of the bootstrap (default 5432)")
+
+#define VERDICT_OPTS                                                          \
+	JUDGE_OPTS,                                                               \
+		CMD_OPT(CMD_OPT_FORMAT, "format", "F",                                \
+				"text markdown json junit github html svg",                   \
+				"text, markdown, json, junit, github (Markdown\n"             \
+				"for $GITHUB_STEP_SUMMARY, annotations), html\n"              \
+				"(`pgcliff report`) or svg (its B/A chart)"),                 \
+		CMD_OPT('o', "output", "FILE", "<file>",                              \
+				"write there (whole, or not at all), not to\n"                \
+				"stdout"),                                                    \
+		CMD_OPT_DB_ENTRY
+
+static const struct cmd_opt compare_opts[] = {
+	VERDICT_OPTS, CMD_OPT(OPT_CHECK, "check", NULL, NULL, "exit as gate does"),
+	CMD_OPT(OPT_INCONCLUSIVE, "inconclusive", "pass|fail", "pass fail",
+			"with --check: exit 0 or 1 when undecided,\n"
+			"not 2"),
+	CMD_OPT_END};
+
+static const struct cmd_opt gate_opts[] = {
+	VERDICT_OPTS,
+	CMD_OPT(OPT_INCONCLUSIVE, "inconclusive", "pass|fail", "pass fail",
+			"exit 0 or 1 when undecided, not 2"),
+	CMD_OPT_END};
+
+static const struct cmd_opt report_opts[] = {
+	CMD_OPT('o', "output", "FILE", "<file>",
+			"write the page there (default: stdout)"),
+	CMD_OPT(CMD_OPT_FORMAT, "format", "html|svg", "html svg",
+			"the page (default), or one chart as an SVG\n"
+			"file, e.g. for a pgsql-hackers mail"),
+	CMD_OPT(OPT_CHART, "chart", "C", "tps ratio latency series lag",
+			"with svg: tps (default), ratio, latency,\n"
+			"series or lag"),
+	CMD_OPT(OPT_CLIENTS, "clients", "N", NULL,
+			"with svg: the series of this sweep point"),
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT_HEADING("how the verdicts are judged, as compare:"),
+	JUDGE_OPTS,
+	CMD_OPT_END};
 
 const struct cmd cmd_compare = {
 	.name = "compare",
 	.summary = "compare stored points: ratios, intervals, verdicts",
-	.usage =
-		"usage: pgcliff compare A [B] [OPTIONS]\n"
-		"\n"
+	.synopsis = "A [B] [OPTIONS]",
+	.about =
 		"Per sweep point: both medians, the ratio B/A with its interval, and a\n"
 		"verdict against the margin (REGRESSION; SAME, FASTER or IMPROVED;\n"
 		"INCONCLUSIVE with the repeats likely to decide it), Holm-corrected\n"
@@ -86,40 +106,36 @@ const struct cmd cmd_compare = {
 		"functions whose share of the CPU profile changed most (runs made\n"
 		"with --profile; B - A in percentage points, interval over blocks)\n"
 		"and the wait events whose count per sample changed most.\n"
-		"\n" COMPARE_OPTIONS "      --check             exit as gate does\n"
-		"      --inconclusive pass|fail\n"
-		"                          with --check: exit 0 or 1 when undecided,\n"
-		"                          not 2\n"
-		"\n"
+		"\n" SELECTORS_TEXT,
+	.opts = compare_opts,
+	.exits =
 		"exit codes: 0 (with --check: no regression), 1 regression (--check),\n"
-		"2 inconclusive (--check), 64 usage, 70 store error.\n",
+		"2 inconclusive (--check), 64 usage, 65 no such run or variant, 70\n"
+		"store error.\n",
 	.fn = compare_fn,
 };
 
 const struct cmd cmd_gate = {
 	.name = "gate",
 	.summary = "exit 1 when B regresses against A, 2 when undecided",
-	.usage =
-		"usage: pgcliff gate A [B] [OPTIONS]\n"
-		"\n"
+	.synopsis = "A [B] [OPTIONS]",
+	.about =
 		"compare, with its verdict as the exit code, for CI.  A point is a\n"
 		"regression only when its whole interval lies beyond the margin after\n"
 		"Holm's correction: noise makes a gate inconclusive, never red.\n"
-		"\n" COMPARE_OPTIONS "      --inconclusive pass|fail\n"
-		"                          exit 0 or 1 when undecided, not 2\n"
-		"\n"
+		"\n" SELECTORS_TEXT,
+	.opts = gate_opts,
+	.exits =
 		"exit codes: 0 no regression, 1 regression, 2 inconclusive, 64 usage,\n"
-		"70 store error.\n",
+		"65 no such run or variant, 70 store error.\n",
 	.fn = gate_fn,
 };
 
 const struct cmd cmd_report = {
 	.name = "report",
 	.summary = "one HTML page of a run or a comparison, or an SVG chart",
-	.usage =
-		"usage: pgcliff report RUN [OPTIONS]\n"
-		"       pgcliff report A B [OPTIONS]\n"
-		"\n"
+	.synopsis = "RUN [OPTIONS]\nA B [OPTIONS]",
+	.about =
 		"One self-contained HTML file (inline SVG and CSS, no script, no\n"
 		"network: it opens as a mail attachment or a CI artifact): tps\n"
 		"against clients on a log2 axis with the peak and the cliff, B/A per\n"
@@ -130,21 +146,11 @@ const struct cmd cmd_report = {
 		"provenance (versions, settings that differ, defines, builds, the\n"
 		"recipe).  With RUN, each variant after the first is judged against\n"
 		"the first; with A and B (selectors as compare takes them), B against\n"
-		"A.\n"
-		"\n"
-		"options:\n"
-		"  -o, --output FILE       write the page there (default: stdout)\n"
-		"      --format html|svg   the page (default), or one chart as an SVG\n"
-		"                          file, e.g. for a pgsql-hackers mail\n"
-		"      --chart C           with svg: tps (default), ratio, latency,\n"
-		"                          series or lag\n"
-		"      --workload W        with svg: the chart of this workload\n"
-		"      --clients N         with svg: the series of this sweep point\n"
-		"      --metric, --max-regression, --rule, --adjust, --confidence,\n"
-		"      --seed, --points, --on  how the verdicts are judged, as compare\n" CMD_HELP_DB
-			CMD_HELP_HELP "\n"
-		"exit codes: 0 written, 64 usage (no such run or chart), 70 store or\n"
-		"write error.\n",
+		"A.\n",
+	.opts = report_opts,
+	.exits =
+		"exit codes: 0 written, 64 usage (a chart that does not apply), 65\n"
+		"no such run or variant, 70 store or write error.\n",
 	.fn = report_fn,
 };
 
@@ -195,25 +201,6 @@ static int
 parse_compare_options(const struct cmd *c, int argc, char **argv,
 					  struct compare_opts *o)
 {
-	static const struct option longopts[] = {
-		{"metric", required_argument, NULL, 1},
-		{"max-regression", required_argument, NULL, 2},
-		{"margin", required_argument, NULL, 2},
-		{"workload", required_argument, NULL, 3},
-		{"points", required_argument, NULL, 4},
-		{"confidence", required_argument, NULL, 5},
-		{"seed", required_argument, NULL, 6},
-		{"format", required_argument, NULL, 7},
-		CMD_LONGOPT_DB,
-		{"check", no_argument, NULL, 9},
-		{"on", required_argument, NULL, 10},
-		{"rule", required_argument, NULL, 11},
-		{"adjust", required_argument, NULL, 14},
-		{"output", required_argument, NULL, 'o'},
-		{"chart", required_argument, NULL, 12},
-		{"clients", required_argument, NULL, 13},
-		{"inconclusive", required_argument, NULL, 15},
-		{NULL, 0, NULL, 0}};
 	char why[120];
 	int ch;
 	char *end;
@@ -223,15 +210,13 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 	o->seed = DEFAULT_BOOTSTRAP_SEED;
 	o->format = CMP_FORMAT_TEXT;
 	o->inconclusive_exit = CMP_OUTCOME_INCONCLUSIVE;
-	optind = 1;
-	opterr = 0;
 	if (o->report)
 		o->document = "html";
-	while ((ch = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(c, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 1:
+			case CMD_OPT_METRIC:
 				if (cmp_metric_parse_full(optarg, &o->metric, o->metric_full,
 										  why) < 0)
 					return cmd_usage_error(
@@ -243,17 +228,17 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 								 "l1_misses, ll_misses");
 				o->metric_set = true;
 				break;
-			case 2:
+			case CMD_OPT_MAX_REGRESSION:
 				if (!cmd_parse_fraction(optarg, &o->margin) ||
 					!(o->margin > 0 && o->margin < 1))
 					return cmd_usage_error(
 						c, "invalid margin \"%s\" (want e.g. 3%% or 0.03)",
 						optarg);
 				break;
-			case 3:
+			case CMD_OPT_WORKLOAD:
 				o->workload = optarg;
 				break;
-			case 4:
+			case CMD_OPT_POINTS:
 				free(o->points);
 				if (!cmd_parse_count_list(optarg, 100000, &o->points,
 										  &o->npoints))
@@ -261,7 +246,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						c, "invalid client list \"%s\" (want e.g. 1,4,16)",
 						optarg);
 				break;
-			case 5:
+			case CMD_OPT_CONFIDENCE:
 				errno = 0;
 				o->conf = strtod(optarg, &end);
 				o->conf_set = true;
@@ -269,13 +254,13 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 					return cmd_usage_error(
 						c, "invalid confidence \"%s\" (0.5 to 0.999)", optarg);
 				break;
-			case 6:
+			case CMD_OPT_SEED:
 				errno = 0;
 				o->seed = strtoull(optarg, &end, 10);
 				if (*end || errno || optarg[0] == '-')
 					return cmd_usage_error(c, "invalid seed \"%s\"", optarg);
 				break;
-			case 7:
+			case CMD_OPT_FORMAT:
 				o->document = NULL;
 				if (strcmp(optarg, "html") == 0 || strcmp(optarg, "svg") == 0)
 					o->document = optarg;
@@ -294,10 +279,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 					return cmd_usage_error(c, "empty --output");
 				o->output = optarg;
 				break;
-			case 12:
-				if (!o->report)
-					return cmd_usage_error(c, "--chart is an option of "
-											  "pgcliff report");
+			case OPT_CHART:
 				if (!report_chart_known(optarg))
 					return cmd_usage_error(c,
 										   "unknown chart \"%s\" (tps, ratio, "
@@ -305,10 +287,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 										   optarg);
 				o->chart = optarg;
 				break;
-			case 13:
-				if (!o->report)
-					return cmd_usage_error(c, "--clients is an option of "
-											  "pgcliff report");
+			case OPT_CLIENTS:
 				if (!cmd_parse_count(optarg, 100000, &o->clients))
 					return cmd_usage_error(c, "invalid client count \"%s\"",
 										   optarg);
@@ -316,12 +295,10 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 			case CMD_OPT_DB:
 				o->db = optarg;
 				break;
-			case 9:
-				if (o->gate)
-					return cmd_option_error(c, '?', argv);
+			case OPT_CHECK:
 				o->check = true;
 				break;
-			case 10:
+			case CMD_OPT_ON:
 				o->on_set = true;
 				if (strcmp(optarg, "points") == 0)
 					o->on_geomean = false;
@@ -331,16 +308,14 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 					return cmd_usage_error(
 						c, "invalid --on \"%s\" (points or geomean)", optarg);
 				break;
-			case 11:
+			case CMD_OPT_RULE:
 				if (cmp_rule_parse(optarg, &o->rule) < 0)
 					return cmd_usage_error(
 						c, "invalid --rule \"%s\" (estimate or strict)",
 						optarg);
 				o->rule_set = true;
 				break;
-			case 15:
-				if (o->report)
-					return cmd_option_error(c, '?', argv);
+			case OPT_INCONCLUSIVE:
 				if (strcmp(optarg, "pass") == 0)
 					o->inconclusive_exit = CMP_OUTCOME_NO_REGRESSION;
 				else if (strcmp(optarg, "fail") == 0)
@@ -351,7 +326,7 @@ parse_compare_options(const struct cmd *c, int argc, char **argv,
 						optarg);
 				o->inconclusive_set = true;
 				break;
-			case 14:
+			case CMD_OPT_ADJUST:
 				if (cmp_adjust_parse(optarg, &o->adjust) < 0)
 					return cmd_usage_error(
 						c, "invalid --adjust \"%s\" (steal or none)", optarg);

@@ -4,7 +4,6 @@
  * run order, with the change points report/history finds.  For triage,
  * not for gating: the exit code does not depend on what it finds.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,32 +18,49 @@
 
 static int history_fn(int argc, char **argv);
 
+enum
+{
+	OPT_VARIANT = 256,
+	OPT_MIN_CHANGE,
+	OPT_MIN_SEGMENT,
+	OPT_LAST
+};
+
+static const struct cmd_opt history_opts[] = {
+	CMD_OPT(OPT_VARIANT, "variant", "V", NULL, "only this variant"),
+	CMD_OPT(CMD_OPT_WORKLOAD, "workload", "W", NULL, "only this workload"),
+	CMD_OPT(CMD_OPT_METRIC, "metric", "M",
+			"tps latency_avg p50 p90 p95 p99 p999 max instructions l1_misses "
+			"ll_misses",
+			"tps (default), latency_avg, p50, p90, p95,\n"
+			"p99, p999, max; instructions, l1_misses,\n"
+			"ll_misses (counted runs, run --count)"),
+	CMD_OPT(CMD_OPT_POINTS, "points", "LIST", NULL,
+			"only these client counts"),
+	CMD_OPT(OPT_MIN_CHANGE, "min-change", "P", NULL,
+			"smallest change reported (default 5%)"),
+	CMD_OPT(OPT_MIN_SEGMENT, "min-segment", "N", NULL,
+			"runs on each side of a change (default 3)"),
+	CMD_OPT(OPT_LAST, "last", "N", NULL, "only the N newest runs"),
+	CMD_OPT(CMD_OPT_FORMAT, "format", "F", "text markdown json junit",
+			"text, markdown, json or junit"),
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT_END};
+
 const struct cmd cmd_history = {
 	.name = "history",
 	.summary = "a recipe's stored runs over time, with change points",
-	.usage =
-		"usage: pgcliff history RECIPE [OPTIONS]\n"
-		"\n"
+	.synopsis = "RECIPE [OPTIONS]",
+	.about =
 		"One value per stored run and point (median over its repeats), oldest\n"
 		"first, per variant, workload and client count, and the runs where a\n"
 		"series changes level (E-divisive: the split with the largest energy\n"
 		"distance, kept when a permutation test with a fixed seed gives\n"
 		"p < 0.05 and the medians differ by --min-change; then recursively).\n"
-		"For triage, not for gating: use `gate` to fail a build.\n"
-		"\n"
-		"options:\n"
-		"      --variant V         only this variant\n"
-		"      --workload W        only this workload\n"
-		"      --metric M          tps (default), latency_avg, p50, p90, p95,\n"
-		"                          p99, p999, max; instructions, l1_misses,\n"
-		"                          ll_misses (counted runs, run --count)\n"
-		"      --points LIST       only these client counts\n"
-		"      --min-change P      smallest change reported (default 5%)\n"
-		"      --min-segment N     runs on each side of a change (default 3)\n"
-		"      --last N            only the N newest runs\n"
-		"      --format F          text, markdown, json or junit\n" CMD_HELP_DB
-			CMD_HELP_HELP "\n"
-		"exit codes: 0 ok (whatever it finds), 64 usage, 70 store error.\n",
+		"For triage, not for gating: use `gate` to fail a build.\n",
+	.opts = history_opts,
+	.exits = "exit codes: 0 ok (whatever it finds), 64 usage, 70 store "
+			 "error.\n",
 	.fn = history_fn,
 };
 
@@ -78,17 +94,6 @@ started_of(const struct run_info *ri, int nri, int64_t id)
 static int
 history_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"variant", required_argument, NULL, 1},
-		{"workload", required_argument, NULL, 2},
-		{"metric", required_argument, NULL, 3},
-		{"points", required_argument, NULL, 4},
-		{"min-change", required_argument, NULL, 5},
-		{"min-segment", required_argument, NULL, 6},
-		{"last", required_argument, NULL, 7},
-		{"format", required_argument, NULL, 8},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	const struct cmd *c = &cmd_history;
 	struct store_selector sel;
 	struct history_opts ho = {3, 0.05, 0.05, 199, HISTORY_SEED};
@@ -107,20 +112,17 @@ history_fn(int argc, char **argv)
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
 	memset(&sel, 0, sizeof(sel));
-	optind = 1;
-	opterr = 0;
-	while (rc == EXIT_OK &&
-		   (ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while (rc == EXIT_OK && (ch = cmd_getopt(c, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 1:
+			case OPT_VARIANT:
 				sel.variant = optarg;
 				break;
-			case 2:
+			case CMD_OPT_WORKLOAD:
 				workload = optarg;
 				break;
-			case 3:
+			case CMD_OPT_METRIC:
 				if (cmp_metric_parse(optarg, &metric) < 0)
 					rc = cmd_usage_error(
 						c,
@@ -133,29 +135,29 @@ history_fn(int argc, char **argv)
 											"figures; the dip is judged by "
 											"compare and gate");
 				break;
-			case 4:
+			case CMD_OPT_POINTS:
 				free(points);
 				if (!cmd_parse_count_list(optarg, 100000, &points, &npoints))
 					rc = cmd_usage_error(c, "invalid client list \"%s\"",
 										 optarg);
 				break;
-			case 5:
+			case OPT_MIN_CHANGE:
 				if (!cmd_parse_fraction(optarg, &ho.min_change) ||
 					!(ho.min_change >= 0 && ho.min_change < 10))
 					rc = cmd_usage_error(c, "invalid --min-change \"%s\"",
 										 optarg);
 				break;
-			case 6:
+			case OPT_MIN_SEGMENT:
 				if (!cmd_parse_count(optarg, 1000, &ho.min_segment) ||
 					ho.min_segment < 2)
 					rc = cmd_usage_error(
 						c, "invalid --min-segment \"%s\" (2+)", optarg);
 				break;
-			case 7:
+			case OPT_LAST:
 				if (!cmd_parse_count(optarg, 1000000, &sel.last))
 					rc = cmd_usage_error(c, "invalid --last \"%s\"", optarg);
 				break;
-			case 8:
+			case CMD_OPT_FORMAT:
 				if (cmp_format_parse(optarg, &format) < 0 ||
 					format == CMP_FORMAT_GITHUB)
 					rc = cmd_usage_error(
@@ -187,8 +189,9 @@ history_fn(int argc, char **argv)
 		goto done;
 	if (nrows == 0)
 	{
-		error_set(&ctx.err, PGC_ERR_USAGE, "no stored points of recipe %s%s%s",
-				  sel.recipe, sel.variant ? " variant " : "",
+		error_set(&ctx.err, PGC_ERR_NOT_FOUND,
+				  "no stored points of recipe %s%s%s", sel.recipe,
+				  sel.variant ? " variant " : "",
 				  sel.variant ? sel.variant : "");
 		error_hint(&ctx.err, "`pgcliff list` shows the stored runs");
 		goto done;

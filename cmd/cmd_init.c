@@ -2,7 +2,6 @@
  * cmd_init.c - `pgcliff init`: pgbench -i, with its options, on a server
  * given by conninfo (libpq's environment variables apply, as in pgbench).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,39 +12,62 @@
 
 static int init_fn(int argc, char **argv);
 
+enum
+{
+	OPT_FOREIGN_KEYS = 256,
+	OPT_PARTITIONS,
+	OPT_PARTITION_METHOD,
+	OPT_UNLOGGED_TABLES,
+	OPT_TABLESPACE,
+	OPT_INDEX_TABLESPACE
+};
+
+static const struct cmd_opt init_opts[] = {
+	CMD_OPT('s', "scale", "N", NULL,
+			"scale factor: N x 100000 accounts (default 1)"),
+	CMD_OPT('F', "fillfactor", "N", NULL,
+			"fillfactor of the tables, 10..100 (default\n"
+			"100)"),
+	CMD_OPT('I', "init-steps", "STEPS", NULL,
+			"steps to run, from \"dtgGvpf\" (default\n"
+			"\"dtgvp\"): d drop, t create, g generate\n"
+			"client-side, G generate server-side, v\n"
+			"vacuum, p primary keys, f foreign keys"),
+	CMD_OPT('n', "no-vacuum", NULL, NULL, "leave out the vacuum step"),
+	CMD_OPT(OPT_FOREIGN_KEYS, "foreign-keys", NULL, NULL,
+			"add the foreign keys step"),
+	CMD_OPT(OPT_PARTITIONS, "partitions", "N", NULL,
+			"partition pgbench_accounts into N parts"),
+	CMD_OPT(OPT_PARTITION_METHOD, "partition-method", "range|hash",
+			"range hash", "how (default range)"),
+	CMD_OPT(OPT_UNLOGGED_TABLES, "unlogged-tables", NULL, NULL,
+			"create unlogged tables"),
+	CMD_OPT(OPT_TABLESPACE, "tablespace", "T", NULL,
+			"tablespace of the tables"),
+	CMD_OPT(OPT_INDEX_TABLESPACE, "index-tablespace", "T", NULL,
+			"tablespace of the primary keys"),
+	CMD_OPT('q', "quiet", NULL, NULL,
+			"progress every 5 s instead of every 100k rows"),
+	CMD_OPT('h', "host", "HOST", "<dir>",
+			"the server's host or socket directory"),
+	CMD_OPT('p', "port", "PORT", NULL, "its port"),
+	CMD_OPT('U', "username", "USER", "<user>", "the user to connect as"),
+	CMD_OPT(CMD_OPT_TARGET, "target", "primary=CONNINFO",
+			"primary=", "the server, as for run"),
+	CMD_OPT_END};
+
 const struct cmd cmd_init = {
 	.name = "init",
 	.summary = "create and fill pgbench's tables (pgbench -i)",
-	.usage =
-		"usage: pgcliff init [OPTIONS] [DBNAME | CONNINFO]\n"
-		"\n"
+	.synopsis = "[OPTIONS] [DBNAME | CONNINFO]",
+	.about =
 		"Creates and fills pgbench_accounts, pgbench_branches, pgbench_tellers\n"
 		"and pgbench_history exactly as pgbench -i does, on the server given by\n"
 		"-h, -p, -U and DBNAME (or a conninfo string or URI) as pgbench takes\n"
 		"them; PGHOST, PGPORT, PGUSER, PGDATABASE... apply to what they leave\n"
-		"out.  Progress goes to stderr.\n"
-		"\n"
-		"options:\n"
-		"  -s, --scale N           scale factor: N x 100000 accounts (default 1)\n"
-		"  -F, --fillfactor N      fillfactor of the tables, 10..100 (default 100)\n"
-		"  -I, --init-steps STEPS  steps to run, from \"dtgGvpf\" (default \"dtgvp\"):\n"
-		"                          d drop, t create, g generate client-side,\n"
-		"                          G generate server-side, v vacuum,\n"
-		"                          p primary keys, f foreign keys\n"
-		"  -n, --no-vacuum         leave out the vacuum step\n"
-		"      --foreign-keys      add the foreign keys step\n"
-		"      --partitions N      partition pgbench_accounts into N parts\n"
-		"      --partition-method range|hash   (default range)\n"
-		"      --unlogged-tables   create unlogged tables\n"
-		"      --tablespace T      tablespace of the tables\n"
-		"      --index-tablespace T  tablespace of the primary keys\n"
-		"  -q, --quiet             progress every 5 s instead of every 100k rows\n"
-		"  -h, --host HOST         the server's host or socket directory\n"
-		"  -p, --port PORT         its port\n"
-		"  -U, --username USER     the user to connect as\n"
-		"      --target primary=CONNINFO   the server, as for run\n"
-		"  -?, --help              this text\n"
-		"\n"
+		"out.  Progress goes to stderr.\n",
+	.opts = init_opts,
+	.exits =
 		"exit codes: 0 ok, 64 usage, 65 the server rejected a step, 69 server\n"
 		"unavailable, 75 interrupted.\n",
 	.fn = init_fn,
@@ -70,23 +92,6 @@ final_steps(char *out, size_t size, const char *given, bool no_vacuum,
 static int
 init_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"scale", required_argument, NULL, 's'},
-		{"fillfactor", required_argument, NULL, 'F'},
-		{"init-steps", required_argument, NULL, 'I'},
-		{"no-vacuum", no_argument, NULL, 'n'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"foreign-keys", no_argument, NULL, 1},
-		{"partitions", required_argument, NULL, 2},
-		{"partition-method", required_argument, NULL, 3},
-		{"unlogged-tables", no_argument, NULL, 4},
-		{"tablespace", required_argument, NULL, 5},
-		{"index-tablespace", required_argument, NULL, 6},
-		{"target", required_argument, NULL, 7},
-		{"host", required_argument, NULL, 'h'},
-		{"port", required_argument, NULL, 'p'},
-		{"username", required_argument, NULL, 'U'},
-		{NULL, 0, NULL, 0}};
 	struct pginit_opts o;
 	const char *steps = NULL, *conninfo = "", *target = NULL;
 	const char *host = NULL, *port = NULL, *user = NULL;
@@ -103,10 +108,7 @@ init_fn(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.scale = 1;
 	o.method = PGINIT_PART_RANGE;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":s:F:I:nqh:p:U:", longopts, NULL)) !=
-		   -1)
+	while ((ch = cmd_getopt(&cmd_init, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
@@ -140,16 +142,16 @@ init_fn(int argc, char **argv)
 			case 'q':
 				o.quiet = true;
 				break;
-			case 1:
+			case OPT_FOREIGN_KEYS:
 				fkeys = true;
 				break;
-			case 2:
+			case OPT_PARTITIONS:
 				if (!cmd_parse_count(optarg, 1000000, &o.partitions))
 					return cmd_usage_error(
 						&cmd_init, "invalid number of partitions \"%s\"",
 						optarg);
 				break;
-			case 3:
+			case OPT_PARTITION_METHOD:
 				method_given = true;
 				if (strcmp(optarg, "range") == 0)
 					o.method = PGINIT_PART_RANGE;
@@ -161,16 +163,16 @@ init_fn(int argc, char **argv)
 						"invalid partition method \"%s\" (range or hash)",
 						optarg);
 				break;
-			case 4:
+			case OPT_UNLOGGED_TABLES:
 				o.unlogged = true;
 				break;
-			case 5:
+			case OPT_TABLESPACE:
 				o.tablespace = optarg;
 				break;
-			case 6:
+			case OPT_INDEX_TABLESPACE:
 				o.index_tablespace = optarg;
 				break;
-			case 7:
+			case CMD_OPT_TARGET:
 				if (strncmp(optarg, "primary=", 8) != 0)
 					return cmd_usage_error(
 						&cmd_init,

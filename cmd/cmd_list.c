@@ -1,7 +1,6 @@
 /*
  * cmd_list.c - `pgcliff list`: the stored runs, newest first.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,35 +12,39 @@
 
 static int list_fn(int argc, char **argv);
 
+enum
+{
+	OPT_RECIPE = 256,
+	OPT_VARIANT,
+	OPT_LIMIT
+};
+
+static const struct cmd_opt list_opts[] = {
+	CMD_OPT(OPT_RECIPE, "recipe", "NAME", NULL, "only runs of this recipe"),
+	CMD_OPT(OPT_VARIANT, "variant", "NAME", NULL,
+			"only runs with this variant"),
+	CMD_OPT(OPT_LIMIT, "limit", "N", NULL, "at most N runs"),
+	CMD_OPT(CMD_OPT_FORMAT, "format", "F", "text json csv",
+			"text (default), json or csv (report/FORMATS.md,\n"
+			"\"Exports\")"),
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT_END};
+
 const struct cmd cmd_list = {
 	.name = "list",
 	.summary = "list stored runs, newest first",
-	.usage =
-		"usage: pgcliff list [--recipe NAME] [--variant NAME] [--limit N]\n"
-		"                    [--format text|json|csv] [--db STORE]\n"
-		"\n"
-		"Lists the stored runs, newest first: id, start time (UTC), recipe,\n"
-		"status, number of points and variants.\n"
-		"\n"
-		"options:\n"
-		"      --recipe NAME       only runs of this recipe\n"
-		"      --variant NAME      only runs with this variant\n"
-		"      --limit N           at most N runs\n"
-		"      --format F          text (default), json or csv (report/FORMATS.md,\n"
-		"                          \"Exports\")\n" CMD_HELP_DB CMD_HELP_HELP,
+	.synopsis = "[--recipe NAME] [--variant NAME] [--limit N]\n"
+				"[--format text|json|csv] [--db STORE]",
+	.about = "Lists the stored runs, newest first: id, start time (UTC), "
+			 "recipe,\n"
+			 "status, number of points and variants.\n",
+	.opts = list_opts,
 	.fn = list_fn,
 };
 
 static int
 list_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"recipe", required_argument, NULL, 'r'},
-		{"variant", required_argument, NULL, 'v'},
-		{"limit", required_argument, NULL, 'n'},
-		{"format", required_argument, NULL, 'F'},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	const char *recipe = NULL, *variant = NULL, *db = NULL, *format = "text";
 	int limit = 0, ch, n = 0;
 	struct cmd_ctx ctx;
@@ -50,24 +53,22 @@ list_fn(int argc, char **argv)
 
 	if (cmd_wants_help(&cmd_list, argc, argv))
 		return EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_list, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 'r':
+			case OPT_RECIPE:
 				recipe = optarg;
 				break;
-			case 'v':
+			case OPT_VARIANT:
 				variant = optarg;
 				break;
-			case 'n':
+			case OPT_LIMIT:
 				if (!cmd_parse_count(optarg, 1000000000, &limit))
 					return cmd_usage_error(&cmd_list, "invalid limit \"%s\"",
 										   optarg);
 				break;
-			case 'F':
+			case CMD_OPT_FORMAT:
 				if (cmd_parse_data_format(&cmd_list, optarg, &format) != 0)
 					return EXIT_USAGE;
 				break;

@@ -3,7 +3,6 @@
  * store to another (store_copy_run()), by the run's identity, so that
  * doing it twice copies nothing.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,37 +20,51 @@ static int pull_fn(int argc, char **argv);
 	"end, points or recipe) is a conflict: nothing is overwritten, the\n"      \
 	"command stops with exit 70.  Each run is copied whole, in one\n"          \
 	"transaction, under a new id; its host facts come with it.  A run still\n" \
-	"running is left for later (named: an error).  Without RUN, every run.\n"  \
-	"\n"
+	"running is left for later (named: an error).  Without RUN, every run.\n"
+
+/* the other store: --to of push, --from of pull */
+enum
+{
+	OPT_OTHER = 256
+};
+
+static const struct cmd_opt push_opts[] = {
+	CMD_OPT(OPT_OTHER, "to", "STORE", "<file>",
+			"where the runs go: an SQLite file or a\n"
+			"PostgreSQL URI or conninfo"),
+	CMD_OPT_DB_ENTRY, CMD_OPT_END};
+
+static const struct cmd_opt pull_opts[] = {
+	CMD_OPT(OPT_OTHER, "from", "STORE", "<file>", "where the runs come from"),
+	CMD_OPT_DB_ENTRY, CMD_OPT_END};
 
 const struct cmd cmd_push = {
 	.name = "push",
 	.summary = "copy runs to another store (a shared PostgreSQL one)",
-	.usage =
-		"usage: pgcliff push --to STORE [RUN...] [--db STORE]\n"
-		"\n"
+	.synopsis = "--to STORE [RUN...] [--db STORE]",
+	.about =
 		"Copies runs of the store (--db) into the store --to names,\n"
 		"typically from this machine's SQLite file to a team's PostgreSQL\n"
 		"database, so that compare, gate and history see them with the\n"
 		"runs of other machines.\n"
-		"\n" MOVE_HELP "options:\n"
-		"      --to STORE          where the runs go: an SQLite file or a\n"
-		"                          PostgreSQL URI or conninfo\n" CMD_HELP_DB
-			CMD_HELP_HELP,
+		"\n" MOVE_HELP,
+	.opts = push_opts,
+	.exits = "exit codes: 0 copied (or nothing to copy), 64 usage, 70 a\n"
+			 "conflict or a store error.\n",
 	.fn = push_fn,
 };
 
 const struct cmd cmd_pull = {
 	.name = "pull",
 	.summary = "copy runs from another store into this one",
-	.usage =
-		"usage: pgcliff pull --from STORE [RUN...] [--db STORE]\n"
-		"\n"
+	.synopsis = "--from STORE [RUN...] [--db STORE]",
+	.about =
 		"Copies runs of the store --from names (RUN: its ids there) into\n"
 		"the store (--db).\n"
-		"\n" MOVE_HELP "options:\n"
-		"      --from STORE        where the runs come from\n" CMD_HELP_DB
-			CMD_HELP_HELP,
+		"\n" MOVE_HELP,
+	.opts = pull_opts,
+	.exits = "exit codes: 0 copied (or nothing to copy), 64 usage, 70 a\n"
+			 "conflict or a store error.\n",
 	.fn = pull_fn,
 };
 
@@ -108,11 +121,6 @@ move_runs(struct cmd_ctx *ctx, struct store *from, struct store *to,
 static int
 move_fn(const struct cmd *c, bool push, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"to", required_argument, NULL, 't'},
-		{"from", required_argument, NULL, 'f'},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	const char *db = NULL, *other = NULL;
 	int64_t *runs = NULL;
 	int nruns = 0, ch;
@@ -123,18 +131,11 @@ move_fn(const struct cmd *c, bool push, int argc, char **argv)
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(c, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 't':
-			case 'f':
-				if ((ch == 't') != push)
-					return cmd_usage_error(c, "%s takes --%s, not --%s",
-										   c->name, push ? "to" : "from",
-										   push ? "from" : "to");
+			case OPT_OTHER:
 				other = optarg;
 				break;
 			case CMD_OPT_DB:

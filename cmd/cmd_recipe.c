@@ -4,7 +4,6 @@
  * `pgcliff recipe explain`: print the plan a run would follow.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +19,13 @@ static int recipe_check_fn(int argc, char **argv);
 const struct cmd cmd_recipe_check = {
 	.name = "recipe check",
 	.summary = "validate recipes without running them",
-	.usage =
-		"usage: pgcliff recipe check RECIPE.yaml...\n"
-		"\n"
-		"Loads each recipe and checks its keys, types, ranges and scripts.\n"
-		"Prints 'RECIPE: ok (N points)' per valid recipe; errors name\n"
-		"file:line:col.  Exit 0 when all are valid, 65 otherwise.\n",
+	.synopsis = "RECIPE.yaml...",
+	.about = "Loads each recipe and checks its keys, types, ranges and "
+			 "scripts.\n"
+			 "Prints 'RECIPE: ok (N points)' per valid recipe; errors name\n"
+			 "file:line:col.\n",
+	.exits = "exit codes: 0 all are valid, 64 usage, 65 an invalid recipe.\n",
+	.operand = "<yaml>",
 	.fn = recipe_check_fn,
 };
 
@@ -73,25 +73,32 @@ recipe_check_fn(int argc, char **argv)
 
 static int recipe_explain_fn(int argc, char **argv);
 
+static const struct cmd_opt explain_opts[] = {
+	CMD_OPT_HEADING("options (as for run):"),
+	CMD_OPT_CLIENTS_ENTRY,
+	CMD_OPT_REPEAT_ENTRY,
+	CMD_OPT_VARIANT_ENTRY,
+	CMD_OPT_BINDIR_ENTRY,
+	CMD_OPT(CMD_OPT_TARGET, "target", "primary=CONNINFO",
+			"primary=", "the server the variants run on"),
+	CMD_OPT(CMD_OPT_SEED, "seed", "N", NULL,
+			"the seed of the order (default: random,\n"
+			"printed; give it to run for the same plan)"),
+	CMD_OPT_END};
+
 const struct cmd cmd_recipe_explain = {
 	.name = "recipe explain",
 	.summary = "print the plan of a run: variants, blocks, order",
-	.usage =
-		"usage: pgcliff recipe explain RECIPE.yaml [OPTIONS]\n"
-		"\n"
+	.synopsis = "RECIPE.yaml [OPTIONS]",
+	.about =
 		"Prints the variants (with their server settings), the workloads and\n"
 		"the order in which `pgcliff run` with the same options would measure\n"
 		"the points: with several variants, counterbalanced blocks (AB, BA,\n"
 		"...; a Williams design for three or more) with the sweep points of\n"
-		"each block in a seeded random order.\n"
-		"\n"
-		"options (as for run):\n"
-		"  -c, --clients LIST      client counts\n"
-		"      --repeat N          repeats (blocks)\n"
-		"      --variant NAME:KEY=VALUE\n"
-		"      --bindir DIR, --target primary=CONNINFO\n"
-		"      --seed N            the seed of the order (default: random,\n"
-		"                          printed; give it to run for the same plan)\n",
+		"each block in a seeded random order.\n",
+	.opts = explain_opts,
+	.exits = "exit codes: 0 ok, 64 usage, 65 an invalid recipe.\n",
+	.operand = "<yaml>",
 	.fn = recipe_explain_fn,
 };
 
@@ -225,14 +232,6 @@ print_plan(const struct recipe *r, const struct variant *vars, int nvars,
 static int
 recipe_explain_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"clients", required_argument, NULL, 'c'},
-		{"repeat", required_argument, NULL, 2},
-		{"variant", required_argument, NULL, 3},
-		{"bindir", required_argument, NULL, 4},
-		{"target", required_argument, NULL, 5},
-		{"seed", required_argument, NULL, 6},
-		{NULL, 0, NULL, 0}};
 	const struct cmd *c = &cmd_recipe_explain;
 	int *clients = NULL, nclients = 0, repeat = 0, ch, nvars;
 	char **vargs = NULL;
@@ -248,9 +247,7 @@ recipe_explain_fn(int argc, char **argv)
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_recipe_explain, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
@@ -263,25 +260,25 @@ recipe_explain_fn(int argc, char **argv)
 										   optarg);
 				}
 				break;
-			case 2:
+			case CMD_OPT_REPEAT:
 				if (!cmd_parse_count(optarg, 1000, &repeat))
 					rc = cmd_usage_error(c, "invalid repeat count \"%s\"",
 										 optarg);
 				break;
-			case 3:
+			case CMD_OPT_VARIANT:
 				vargs =
 					xrealloc(vargs, (size_t) (nvargs + 1) * sizeof(char *));
 				vargs[nvargs++] = optarg;
 				break;
-			case 4:
+			case CMD_OPT_BINDIR:
 				bindir = optarg;
 				break;
-			case 5:
+			case CMD_OPT_TARGET:
 				if (strncmp(optarg, "primary=", 8) != 0)
 					rc = cmd_usage_error(c, "--target wants primary=CONNINFO");
 				target = optarg + 8;
 				break;
-			case 6:
+			case CMD_OPT_SEED:
 				errno = 0;
 				seed = strtoull(optarg, &end, 10);
 				if (*end || errno || optarg[0] == '-')

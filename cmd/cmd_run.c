@@ -32,191 +32,6 @@
 
 static int run_fn(int argc, char **argv);
 
-const struct cmd cmd_run = {
-	.name = "run",
-	.summary = "run a recipe and store every point",
-	.usage =
-		"usage: pgcliff run RECIPE.yaml [OPTIONS]\n"
-		"       pgcliff run -f SCRIPT.sql | -b BUILTIN ... [OPTIONS] [DBNAME]\n"
-		"\n"
-		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
-		"started from --bindir (or on --target), prints pgbench's summary lines\n"
-		"per point and a table at the end, and stores the run.  With -f or -b,\n"
-		"pgbench scripts run as a one-workload recipe (10 transactions per\n"
-		"client unless -T or -t says otherwise, as pgbench).\n"
-		"\n"
-		"options:\n"
-		"  -c, --clients LIST      client counts to sweep, e.g. 1,2,4 (overrides sweep)\n"
-		"  -j, --jobs N            threads per workload (default: the recipe's)\n"
-		"  -T, --duration DUR      measured time per point: 5s, 500ms, 2min\n"
-		"  -t, --transactions N    N transactions per client instead (pgbench -t)\n"
-		"  -D, --define NAME=VALUE a script variable (over the recipe's variables:)\n"
-		"      --warmup DUR|stable[:MAX]\n"
-		"                          unmeasured time before each window; stable:\n"
-		"                          until the throughput is stable (at most 60s)\n"
-		"  -M, --protocol P        simple, extended or prepared (all workloads)\n"
-		"  -P, --progress N        progress lines on stderr every N seconds\n"
-		"      --repeat N          repeats per point\n" CMD_HELP_DB
-		"      --bindir DIR        PostgreSQL binaries for the managed server\n"
-		"                          (default: pg_config --bindir, else the newest\n"
-		"                          /usr/lib/postgresql/*/bin)\n"
-		"      --os-user USER      run the managed server as USER (default when\n"
-		"                          root: postgres)\n"
-		"      --target primary=CONNINFO\n"
-		"                          use an existing server instead of a managed one\n"
-		"                          (conninfo or URI; PG* environment variables apply)\n"
-		"      --target standby=CONNINFO\n"
-		"                          and its hot standby (topology primary+standby);\n"
-		"                          checked to be in recovery, streaming from it\n"
-		"      --variant NAME[:KEY=VALUE]\n"
-		"                          add or amend a server variant; KEY is bindir,\n"
-		"                          target, server.SETTING, profile (on, off,\n"
-		"                          HZ: its own), or for a build from\n"
-		"                          --source: define.MACRO, patch, configure,\n"
-		"                          build=source (the tree as it is), revision\n"
-		"                          (a commit of a git checkout); NAME alone\n"
-		"                          is the recipe as it is: --variant base\n"
-		"                          --variant slow:server.commit_delay=100\n"
-		"                          --variant locks64:define.NUM_XLOGINSERT_LOCKS=64\n"
-		"                          (with several variants the repeats run in\n"
-		"                          counterbalanced blocks: AB, BA, ...)\n"
-		"      --seed N            random seed for the scripts and the order of\n"
-		"                          the points (default: random); scripts draw\n"
-		"                          pgbench's values for --random-seed=N\n"
-		"      --random-seed N|time|rand\n"
-		"                          the same, with pgbench's spelling\n"
-		"      --source DIR        the PostgreSQL source tree of variants with a\n"
-		"                          build (over the recipe's source:); what is\n"
-		"                          not in the build cache is built first\n"
-		"      --build-cache DIR   the build cache (see pgcliff build --help)\n"
-		"      --keep-logs         keep the managed servers' logs, as a failed\n"
-		"                          run's are: in STORE-logs/run-ID/ (the\n"
-		"                          newest 20 runs'; show ID names it)\n"
-		"      --placement free|split|auto|SERVER/DRIVER\n"
-		"                          the CPUs of the managed servers and of the\n"
-		"                          driver: as the scheduler likes (free), the\n"
-		"                          CPUs halved (split), split for points whose\n"
-		"                          clients fit on the driver's half (auto, the\n"
-		"                          default; free with -f/-b or --target), or\n"
-		"                          two CPU lists such as 0/1 or 0-3/4-7\n",
-	.usage2 =
-		"      --count N           count the primary's work per transaction\n"
-		"                          instead of timing it: N transactions per\n"
-		"                          client (after N/10 warm) under valgrind's\n"
-		"                          callgrind give instructions, l1_misses and\n"
-		"                          ll_misses per transaction, repeatable to a\n"
-		"                          few parts in 10^5; work, not time (waits\n"
-		"                          are invisible); the metric becomes\n"
-		"                          instructions; show --profile lists the\n"
-		"                          functions\n"
-		"      --profile           CPU profiles of the managed servers during\n"
-		"                          every window, by perf (linux-perf); over the\n"
-		"                          recipe's profile:, --no-profile turns it\n"
-		"                          off; show --profile prints them\n"
-		"      --profile-rate HZ   cpu-clock samples a second (default 99);\n"
-		"                          implies --profile\n"
-		"      --profile-callgraph fp|dwarf\n"
-		"                          call graphs too: each function's inclusive\n"
-		"                          share (dwarf unwinds any binary; fp needs\n"
-		"                          -fno-omit-frame-pointer); implies --profile\n"
-		"      --until-decided     with variants: add blocks until the first\n"
-		"                          variant against each other one is decided\n"
-		"                          (judged after every block with alpha\n"
-		"                          spending, so looking does not add false\n"
-		"                          alarms), then exit as gate does: 0, 1, 2\n"
-		"      --budget DUR        stop undecided after this long (20min;\n"
-		"                          builds not counted)\n"
-		"      --max-repeats N     blocks at most (default: what the budget\n"
-		"                          holds at the estimated length of a block)\n"
-		"      --on points|geomean what --until-decided decides on: every\n"
-		"                          point (default), or each workload's\n"
-		"                          geometric mean over the sweep\n"
-		"      --rule estimate|strict\n"
-		"                          what --until-decided calls a REGRESSION (see\n"
-		"                          pgcliff compare --help; default estimate)\n"
-		"      --adjust steal|none what --until-decided adjusts each block's\n"
-		"                          B/A for (see pgcliff compare --help;\n"
-		"                          default steal)\n"
-		"      --metric M          what --until-decided judges (default: the\n"
-		"                          recipe's measure:, else tps; the names of\n"
-		"                          pgcliff compare --metric)\n"
-		"      --max-regression P  --until-decided's margin (default 3% for\n"
-		"                          tps, 5% for the others)\n"
-		"      --workers N         spread every point's clients over N worker\n"
-		"                          processes (pgcliff worker, on this host or\n"
-		"                          others) that meet in the store, which must\n"
-		"                          be PostgreSQL (--db postgresql://...)\n"
-		"      --worker-timeout DUR  how long the workers may take to claim\n"
-		"                          and connect their shares (default 60s)\n"
-		"      --max-clock-offset MS  refuse a point whose worker's clock is\n"
-		"                          further off this host's (default 20)\n"
-		"  -q, --quiet             no per-point summary lines\n",
-	.usage3 =
-		"\n"
-		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):\n"
-		"  -f, --file SCRIPT[@W]   run a pgbench script file instead of a recipe\n"
-		"  -b, --builtin NAME[@W]  or a builtin: tpcb-like, simple-update,\n"
-		"                          select-only (-S, -N: the last two); several\n"
-		"                          -f/-b share the transactions by weight W\n"
-		"      --init-scale N      with -f/-b: pgbench -i -s N first\n"
-		"  -s, --scale N           :scale of custom scripts (builtins read it\n"
-		"                          from pgbench_branches, as pgbench)\n"
-		"  -r, --report-per-command  time every command (pgbench -r); stored\n"
-		"  -R, --rate TPS          rate limit of each workload: a Poisson\n"
-		"                          schedule over its clients; latency counts\n"
-		"                          from the scheduled start (pgbench -R)\n"
-		"  -L, --latency-limit MS  count transactions slower than MS as late;\n"
-		"                          with -R, skip slots already that late\n"
-		"      --verbose-errors    print each error of a retried transaction\n"
-		"  -d, --debug             print each query as it is sent\n"
-		"      --max-tries N       tries of a transaction that fails with a\n"
-		"                          serialization failure or deadlock (pgbench;\n"
-		"                          0: as long as the window lasts); a recipe's\n"
-		"                          on_error: sets other classes\n"
-		"      --format pgbench    print what pgbench 15 prints for the same\n"
-		"                          options, and nothing else (one point, one\n"
-		"                          workload); pgcliff's own lines go to stderr\n"
-		"      --progress-timestamp  progress lines say the Unix time (with -P)\n"
-		"      --show-script NAME  print a builtin script and exit (pgbench)\n"
-		"  -C, --connect           a new connection for every transaction, its\n"
-		"                          time apart from the latency (pgbench -C)\n"
-		"  -l, --log               write every transaction of the window to\n"
-		"                          PREFIX.PID (thread 0) and PREFIX.PID.N, in\n"
-		"                          pgbench's format; .pSTEP after PID when\n"
-		"                          the run has several points\n"
-		"      --log-prefix PREFIX  (default pgbench_log)\n"
-		"      --aggregate-interval N  one line per N seconds instead\n"
-		"      --sampling-rate F   log only this share of the transactions\n"
-		"  -i, --initialize        pgbench -i: the same as pgcliff init, with\n"
-		"                          init's options\n"
-		"      --exit-on-abort     a client that aborts stops the run (exit 75),\n"
-		"                          as pgbench 17's; else the others go on\n"
-		"      --failures-detailed  serialization (40001) and deadlock (40P01)\n"
-		"                          failures on lines of their own (pgbench)\n"
-		"  -v, --vacuum-all        before each point, pgbench's vacuum of its four\n"
-		"                          tables (history truncated); errors said, passed\n"
-		"  -n, --no-vacuum         accepted, as pgbench's: pgcliff never vacuums\n"
-		"                          before a point (a recipe's reset: may)\n"
-		"\n"
-		"the server, as pgbench names it:\n"
-		"  -h, --host HOST         host or socket directory of the server\n"
-		"  -p, --port PORT         its port\n"
-		"  -U, --username USER     the user to connect as\n"
-		"  DBNAME                  after -f/-b: the database (or a conninfo)\n"
-		"  Any of these is --target primary=... (not both).  With -f/-b, as\n"
-		"  for pgbench and init, PGHOST, PGPORT, PGUSER or PGDATABASE alone\n"
-		"  also select the server; without any, a managed server is started.\n"
-		"  A recipe runs on managed servers unless its command line names a\n"
-		"  server: the environment alone never aims it at one (its setup may\n"
-		"  drop tables).\n"
-		"  -?, --help              this text\n"
-		"\n"
-		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
-		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
-		"(the finished points are stored).\n",
-	.fn = run_fn,
-};
-
 struct run_opts
 {
 	/* 8-byte fields first, then 4-byte, then the flags: no padding */
@@ -359,41 +174,22 @@ add_script_arg(struct run_opts *o, int ch, const char *arg)
 	return 0;
 }
 
-/* Long options without a short letter. */
+/* run's own options (the shared ones are opt.h's) */
 enum
 {
-	OPT_WARMUP = 1,
-	OPT_REPEAT,
-	OPT_BINDIR,
-	OPT_OS_USER,
-	OPT_TARGET,
-	OPT_SEED,
-	OPT_KEEP_LOGS,
-	OPT_PROFILE,
+	OPT_PROFILE = 256,
 	OPT_PROFILE_RATE,
 	OPT_PROFILE_CALLGRAPH,
 	OPT_NO_PROFILE,
 	OPT_PLACEMENT,
-	OPT_VARIANT,
 	OPT_RANDOM_SEED,
 	OPT_INIT_SCALE,
 	OPT_MAX_TRIES,
 	OPT_VERBOSE_ERRORS,
-	OPT_FORMAT,
-	OPT_SOURCE,
-	OPT_BUILD_CACHE,
 	OPT_UNTIL_DECIDED,
-	OPT_BUDGET,
-	OPT_MAX_REPEATS,
-	OPT_ON,
-	OPT_RULE,
-	OPT_ADJUST,
-	OPT_METRIC,
-	OPT_MAX_REGRESSION,
 	OPT_PROGRESS_TIMESTAMP,
 	OPT_SHOW_SCRIPT,
 	OPT_FAILURES_DETAILED,
-	OPT_COUNT,
 	OPT_EXIT_ON_ABORT,
 	OPT_LOG_PREFIX,
 	OPT_AGG_INTERVAL,
@@ -401,6 +197,194 @@ enum
 	OPT_WORKERS,
 	OPT_WORKER_TIMEOUT,
 	OPT_MAX_CLOCK_OFFSET
+};
+
+static const struct cmd_opt run_opts[] = {
+	CMD_OPT_CLIENTS_ENTRY,
+	CMD_OPT('j', "jobs", "N", NULL,
+			"threads per workload (default: the recipe's)"),
+	CMD_OPT_DURATION_ENTRY,
+	CMD_OPT('t', "transactions", "N", NULL,
+			"N transactions per client instead (pgbench -t)"),
+	CMD_OPT('D', "define", "NAME=VALUE", NULL,
+			"a script variable (over the recipe's variables:)"),
+	CMD_OPT_WARMUP_ENTRY,
+	CMD_OPT('M', "protocol", "P", "simple extended prepared",
+			"simple, extended or prepared (all workloads)"),
+	CMD_OPT('P', "progress", "N", NULL,
+			"progress lines on stderr every N seconds"),
+	CMD_OPT_REPEAT_ENTRY,
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT_BINDIR_ENTRY,
+	CMD_OPT_OS_USER_ENTRY,
+	CMD_OPT_TARGET_ENTRY,
+	CMD_OPT_VARIANT_ENTRY,
+	CMD_OPT(CMD_OPT_SEED, "seed", "N", NULL,
+			"random seed for the scripts and the order of\n"
+			"the points (default: random); scripts draw\n"
+			"pgbench's values for --random-seed=N"),
+	CMD_OPT(OPT_RANDOM_SEED, "random-seed", "N|time|rand", "time rand",
+			"the same, with pgbench's spelling"),
+	CMD_OPT(CMD_OPT_SOURCE, "source", "DIR", "<dir>",
+			"the PostgreSQL source tree of variants with a\n"
+			"build (over the recipe's source:); what is\n"
+			"not in the build cache is built first"),
+	CMD_OPT_BUILD_CACHE_ENTRY,
+	CMD_OPT_KEEP_LOGS_ENTRY,
+	CMD_OPT(OPT_PLACEMENT, "placement", "free|split|auto|SERVER/DRIVER",
+			"free split auto",
+			"the CPUs of the managed servers and of the\n"
+			"driver: as the scheduler likes (free), the\n"
+			"CPUs halved (split), split for points whose\n"
+			"clients fit on the driver's half (auto, the\n"
+			"default; free with -f/-b or --target), or\n"
+			"two CPU lists such as 0/1 or 0-3/4-7"),
+	CMD_OPT_COUNT_ENTRY,
+	CMD_OPT(OPT_PROFILE, "profile", NULL, NULL,
+			"CPU profiles of the managed servers during\n"
+			"every window, by perf (linux-perf); over the\n"
+			"recipe's profile:; show --profile prints them"),
+	CMD_OPT(OPT_NO_PROFILE, "no-profile", NULL, NULL,
+			"no profiles, whatever the recipe's profile:"),
+	CMD_OPT(OPT_PROFILE_RATE, "profile-rate", "HZ", NULL,
+			"cpu-clock samples a second (default 99);\n"
+			"implies --profile"),
+	CMD_OPT(OPT_PROFILE_CALLGRAPH, "profile-callgraph", "fp|dwarf", "fp dwarf",
+			"call graphs too: each function's inclusive\n"
+			"share (dwarf unwinds any binary; fp needs\n"
+			"-fno-omit-frame-pointer); implies --profile"),
+	CMD_OPT_HEADING("with variants, until decided:"),
+	CMD_OPT(OPT_UNTIL_DECIDED, "until-decided", NULL, NULL,
+			"add blocks until the first variant against\n"
+			"each other one is decided (judged after every\n"
+			"block with alpha spending, so looking does not\n"
+			"add false alarms), then exit as gate does:\n"
+			"0, 1, 2; the options below judge it as\n"
+			"compare's judge a comparison"),
+	CMD_OPT_BUDGET_ENTRY,
+	CMD_OPT_MAX_REPEATS_ENTRY,
+	CMD_OPT_ON_ENTRY,
+	CMD_OPT_RULE_ENTRY,
+	CMD_OPT_ADJUST_ENTRY,
+	CMD_OPT_METRIC_ENTRY,
+	CMD_OPT_MAX_REGRESSION_ENTRY,
+	CMD_OPT_HEADING("spread over workers:"),
+	CMD_OPT(OPT_WORKERS, "workers", "N", NULL,
+			"spread every point's clients over N worker\n"
+			"processes (pgcliff worker, on this host or\n"
+			"others) that meet in the store, which must\n"
+			"be PostgreSQL (--db postgresql://...)"),
+	CMD_OPT(OPT_WORKER_TIMEOUT, "worker-timeout", "DUR", NULL,
+			"how long the workers may take to claim and\n"
+			"connect their shares (default 60s)"),
+	CMD_OPT(OPT_MAX_CLOCK_OFFSET, "max-clock-offset", "MS", NULL,
+			"refuse a point whose worker's clock is further\n"
+			"off this host's (default 20)"),
+	CMD_OPT_HEADING(
+		"pgbench's options (also in recipes, see schemas/recipe/REFERENCE.md):"),
+	CMD_OPT('f', "file", "SCRIPT[@W]", "<file>",
+			"run a pgbench script file instead of a recipe"),
+	CMD_OPT('b', "builtin", "NAME[@W]", "tpcb-like simple-update select-only",
+			"or a builtin: tpcb-like, simple-update,\n"
+			"select-only; several -f/-b share the\n"
+			"transactions by weight W"),
+	CMD_OPT('S', "select-only", NULL, NULL, "-b select-only"),
+	CMD_OPT('N', "skip-some-updates", NULL, NULL, "-b simple-update"),
+	CMD_OPT(OPT_INIT_SCALE, "init-scale", "N", NULL,
+			"with -f/-b: pgbench -i -s N first"),
+	CMD_OPT('i', "initialize", NULL, NULL,
+			"pgbench -i: the same as pgcliff init, with\n"
+			"init's options"),
+	CMD_OPT('s', "scale", "N", NULL,
+			":scale of custom scripts (builtins read it\n"
+			"from pgbench_branches, as pgbench)"),
+	CMD_OPT('r', "report-per-command", NULL, NULL,
+			"time every command (pgbench -r); stored"),
+	CMD_OPT('R', "rate", "TPS", NULL,
+			"rate limit of each workload: a Poisson\n"
+			"schedule over its clients; latency counts\n"
+			"from the scheduled start (pgbench -R)"),
+	CMD_OPT('L', "latency-limit", "MS", NULL,
+			"count transactions slower than MS as late;\n"
+			"with -R, skip slots already that late"),
+	CMD_OPT(OPT_MAX_TRIES, "max-tries", "N", NULL,
+			"tries of a transaction that fails with a\n"
+			"serialization failure or deadlock (pgbench;\n"
+			"0: as long as the window lasts); a recipe's\n"
+			"on_error: sets other classes"),
+	CMD_OPT(OPT_VERBOSE_ERRORS, "verbose-errors", NULL, NULL,
+			"print each error of a retried transaction"),
+	CMD_OPT(OPT_FAILURES_DETAILED, "failures-detailed", NULL, NULL,
+			"serialization (40001) and deadlock (40P01)\n"
+			"failures on lines of their own (pgbench)"),
+	CMD_OPT(OPT_EXIT_ON_ABORT, "exit-on-abort", NULL, NULL,
+			"a client that aborts stops the run (exit 75),\n"
+			"as pgbench 17's; else the others go on"),
+	CMD_OPT('d', "debug", NULL, NULL, "print each query as it is sent"),
+	CMD_OPT(CMD_OPT_FORMAT, "format", "pgcliff|pgbench", "pgcliff pgbench",
+			"pgbench: print what pgbench 15 prints for the\n"
+			"same options, and nothing else (one point, one\n"
+			"workload); pgcliff's own lines go to stderr"),
+	CMD_OPT('q', "quiet", NULL, NULL, "no per-point summary lines"),
+	CMD_OPT(OPT_PROGRESS_TIMESTAMP, "progress-timestamp", NULL, NULL,
+			"progress lines say the Unix time (with -P)"),
+	CMD_OPT(OPT_SHOW_SCRIPT, "show-script", "NAME",
+			"tpcb-like simple-update select-only",
+			"print a builtin script and exit (pgbench)"),
+	CMD_OPT('C', "connect", NULL, NULL,
+			"a new connection for every transaction, its\n"
+			"time apart from the latency (pgbench -C)"),
+	CMD_OPT('l', "log", NULL, NULL,
+			"write every transaction of the window to\n"
+			"PREFIX.PID (thread 0) and PREFIX.PID.N, in\n"
+			"pgbench's format; .pSTEP after PID when\n"
+			"the run has several points"),
+	CMD_OPT(OPT_LOG_PREFIX, "log-prefix", "PREFIX", NULL,
+			"the log files' prefix (default pgbench_log)"),
+	CMD_OPT(OPT_AGG_INTERVAL, "aggregate-interval", "N", NULL,
+			"one log line per N seconds instead"),
+	CMD_OPT(OPT_SAMPLING_RATE, "sampling-rate", "F", NULL,
+			"log only this share of the transactions"),
+	CMD_OPT('v', "vacuum-all", NULL, NULL,
+			"before each point, pgbench's vacuum of its four\n"
+			"tables (history truncated); errors said, passed"),
+	CMD_OPT('n', "no-vacuum", NULL, NULL,
+			"accepted, as pgbench's: pgcliff never vacuums\n"
+			"before a point (a recipe's reset: may)"),
+	CMD_OPT_HEADING("the server, as pgbench names it:"),
+	CMD_OPT('h', "host", "HOST", "<dir>",
+			"host or socket directory of the server"),
+	CMD_OPT('p', "port", "PORT", NULL, "its port"),
+	CMD_OPT('U', "username", "USER", "<user>", "the user to connect as"),
+	CMD_OPT_TEXT(
+		"  DBNAME                  after -f/-b: the database (or a conninfo)\n"
+		"  Any of these is --target primary=... (not both).  With -f/-b, as\n"
+		"  for pgbench and init, PGHOST, PGPORT, PGUSER or PGDATABASE alone\n"
+		"  also select the server; without any, a managed server is started.\n"
+		"  A recipe runs on managed servers unless its command line names a\n"
+		"  server: the environment alone never aims it at one (its setup may\n"
+		"  drop tables).\n"),
+	CMD_OPT_END};
+
+const struct cmd cmd_run = {
+	.name = "run",
+	.summary = "run a recipe and store every point",
+	.synopsis = "RECIPE.yaml [OPTIONS]\n"
+				"-f SCRIPT.sql | -b BUILTIN ... [OPTIONS] [DBNAME]",
+	.about =
+		"Runs every point of the recipe (sweep x repeat) on a managed server\n"
+		"started from --bindir (or on --target), prints pgbench's summary lines\n"
+		"per point and a table at the end, and stores the run.  With -f or -b,\n"
+		"pgbench scripts run as a one-workload recipe (10 transactions per\n"
+		"client unless -T or -t says otherwise, as pgbench).\n",
+	.opts = run_opts,
+	.exits =
+		"exit codes: 0 ok, 64 usage, 65 invalid recipe/script/SQL, 69 server\n"
+		"unavailable, 70 internal or store error, 75 aborted or interrupted\n"
+		"(the finished points are stored); with --until-decided, 0 no\n"
+		"regression, 1 regression, 2 inconclusive, as gate.\n",
+	.operand = "<yaml>",
+	.fn = run_fn,
 };
 
 /*
@@ -657,72 +641,6 @@ check_options(int argc, char **argv, struct run_opts *o)
 static int
 parse_options(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option longopts[] = {
-		{"clients", required_argument, NULL, 'c'},
-		{"jobs", required_argument, NULL, 'j'},
-		{"duration", required_argument, NULL, 'T'},
-		{"protocol", required_argument, NULL, 'M'},
-		{"progress", required_argument, NULL, 'P'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"warmup", required_argument, NULL, OPT_WARMUP},
-		{"repeat", required_argument, NULL, OPT_REPEAT},
-		CMD_LONGOPT_DB,
-		{"bindir", required_argument, NULL, OPT_BINDIR},
-		{"os-user", required_argument, NULL, OPT_OS_USER},
-		{"target", required_argument, NULL, OPT_TARGET},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"keep-logs", no_argument, NULL, OPT_KEEP_LOGS},
-		{"workers", required_argument, NULL, OPT_WORKERS},
-		{"worker-timeout", required_argument, NULL, OPT_WORKER_TIMEOUT},
-		{"max-clock-offset", required_argument, NULL, OPT_MAX_CLOCK_OFFSET},
-		{"profile", no_argument, NULL, OPT_PROFILE},
-		{"profile-rate", required_argument, NULL, OPT_PROFILE_RATE},
-		{"profile-callgraph", required_argument, NULL, OPT_PROFILE_CALLGRAPH},
-		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
-		{"placement", required_argument, NULL, OPT_PLACEMENT},
-		{"variant", required_argument, NULL, OPT_VARIANT},
-		{"random-seed", required_argument, NULL, OPT_RANDOM_SEED},
-		{"transactions", required_argument, NULL, 't'},
-		{"file", required_argument, NULL, 'f'},
-		{"builtin", required_argument, NULL, 'b'},
-		{"select-only", no_argument, NULL, 'S'},
-		{"skip-some-updates", no_argument, NULL, 'N'},
-		{"report-per-command", no_argument, NULL, 'r'},
-		{"scale", required_argument, NULL, 's'},
-		{"max-tries", required_argument, NULL, OPT_MAX_TRIES},
-		{"verbose-errors", no_argument, NULL, OPT_VERBOSE_ERRORS},
-		{"rate", required_argument, NULL, 'R'},
-		{"latency-limit", required_argument, NULL, 'L'},
-		{"debug", no_argument, NULL, 'd'},
-		{"init-scale", required_argument, NULL, OPT_INIT_SCALE},
-		{"define", required_argument, NULL, 'D'},
-		{"source", required_argument, NULL, OPT_SOURCE},
-		{"build-cache", required_argument, NULL, OPT_BUILD_CACHE},
-		{"until-decided", no_argument, NULL, OPT_UNTIL_DECIDED},
-		{"budget", required_argument, NULL, OPT_BUDGET},
-		{"max-repeats", required_argument, NULL, OPT_MAX_REPEATS},
-		{"on", required_argument, NULL, OPT_ON},
-		{"rule", required_argument, NULL, OPT_RULE},
-		{"adjust", required_argument, NULL, OPT_ADJUST},
-		{"metric", required_argument, NULL, OPT_METRIC},
-		{"max-regression", required_argument, NULL, OPT_MAX_REGRESSION},
-		{"host", required_argument, NULL, 'h'},
-		{"port", required_argument, NULL, 'p'},
-		{"username", required_argument, NULL, 'U'},
-		{"no-vacuum", no_argument, NULL, 'n'},
-		{"connect", no_argument, NULL, 'C'},
-		{"vacuum-all", no_argument, NULL, 'v'},
-		{"exit-on-abort", no_argument, NULL, OPT_EXIT_ON_ABORT},
-		{"log", no_argument, NULL, 'l'},
-		{"log-prefix", required_argument, NULL, OPT_LOG_PREFIX},
-		{"aggregate-interval", required_argument, NULL, OPT_AGG_INTERVAL},
-		{"sampling-rate", required_argument, NULL, OPT_SAMPLING_RATE},
-		{"progress-timestamp", no_argument, NULL, OPT_PROGRESS_TIMESTAMP},
-		{"show-script", required_argument, NULL, OPT_SHOW_SCRIPT},
-		{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
-		{"count", required_argument, NULL, OPT_COUNT},
-		{NULL, 0, NULL, 0}};
 	int ch, rc;
 	char *end;
 
@@ -730,11 +648,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 	o->protocol = -1;
 	o->max_tries = -1;
 	o->until.metric = -1; /* the recipe's measure: unless --metric */
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv,
-							 ":c:j:T:M:P:qt:f:D:b:SNrs:dR:L:h:p:U:nClv",
-							 longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_run, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
@@ -843,7 +757,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case 'q':
 				o->quiet = true;
 				break;
-			case OPT_FORMAT:
+			case CMD_OPT_FORMAT:
 				if (strcmp(optarg, "pgbench") == 0)
 					o->format_pgbench = true;
 				else if (strcmp(optarg, "pgcliff") != 0)
@@ -851,7 +765,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						&cmd_run, "invalid format \"%s\" (pgcliff or pgbench)",
 						optarg);
 				break;
-			case OPT_WARMUP:
+			case CMD_OPT_WARMUP:
 				o->warmup_set = true;
 				if (recipe_parse_warmup(optarg, &o->warmup_ns,
 										&o->warmup_stable) < 0)
@@ -861,7 +775,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						"stable:MAX)",
 						optarg);
 				break;
-			case OPT_REPEAT:
+			case CMD_OPT_REPEAT:
 				if (!cmd_parse_count(optarg, 1000, &o->repeat))
 					return cmd_usage_error(
 						&cmd_run, "invalid repeat count \"%s\"", optarg);
@@ -869,13 +783,13 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case CMD_OPT_DB:
 				o->db = optarg;
 				break;
-			case OPT_BINDIR:
+			case CMD_OPT_BINDIR:
 				o->bindir = optarg;
 				break;
-			case OPT_OS_USER:
+			case CMD_OPT_OS_USER:
 				o->os_user = optarg;
 				break;
-			case OPT_TARGET:
+			case CMD_OPT_TARGET:
 				if (strncmp(optarg, "primary=", 8) == 0)
 					o->target = optarg + 8;
 				else if (strncmp(optarg, "standby=", 8) == 0)
@@ -887,7 +801,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						"not \"%s\"",
 						optarg);
 				break;
-			case OPT_SEED:
+			case CMD_OPT_SEED:
 				errno = 0;
 				o->seed = strtoull(optarg, &end, 10);
 				/* strtoull takes "-5" as 2^64 - 5: refuse a sign, as
@@ -897,7 +811,7 @@ parse_options(int argc, char **argv, struct run_opts *o)
 										   optarg);
 				o->seed_set = true;
 				break;
-			case OPT_KEEP_LOGS:
+			case CMD_OPT_KEEP_LOGS:
 				o->keep_logs = true;
 				break;
 			case OPT_WORKERS:
@@ -971,10 +885,10 @@ parse_options(int argc, char **argv, struct run_opts *o)
 				o->placement_set = true;
 				break;
 			}
-			case OPT_SOURCE:
+			case CMD_OPT_SOURCE:
 				o->source = optarg;
 				break;
-			case OPT_COUNT:
+			case CMD_OPT_COUNT:
 				if ((rc = cmd_parse_count_txns(&cmd_run, optarg,
 											   &o->count_txns)) != 0)
 					return rc;
@@ -982,32 +896,25 @@ parse_options(int argc, char **argv, struct run_opts *o)
 			case OPT_UNTIL_DECIDED:
 				o->until_decided = true;
 				break;
-			case OPT_BUDGET:
-			case OPT_MAX_REPEATS:
-			case OPT_ON:
-			case OPT_RULE:
-			case OPT_ADJUST:
-			case OPT_METRIC:
-			case OPT_MAX_REGRESSION:
-				if ((rc = cmd_parse_until(
-						 &cmd_run,
-						 ch == OPT_BUDGET           ? "budget"
-						 : ch == OPT_MAX_REPEATS    ? "max-repeats"
-						 : ch == OPT_ON             ? "on"
-						 : ch == OPT_RULE           ? "rule"
-						 : ch == OPT_METRIC         ? "metric"
-						 : ch == OPT_MAX_REGRESSION ? "max-regression"
-													: "adjust",
-						 optarg, &o->until)) != 0)
+			case CMD_OPT_BUDGET:
+			case CMD_OPT_MAX_REPEATS:
+			case CMD_OPT_ON:
+			case CMD_OPT_RULE:
+			case CMD_OPT_ADJUST:
+			case CMD_OPT_METRIC:
+			case CMD_OPT_MAX_REGRESSION:
+				if ((rc = cmd_parse_until(&cmd_run, ch, optarg, &o->until)) !=
+					0)
 					return rc;
-				o->rule_set = o->rule_set || ch == OPT_RULE ||
-							  ch == OPT_ADJUST || ch == OPT_MAX_REGRESSION;
-				o->metric_set = o->metric_set || ch == OPT_METRIC;
+				o->rule_set = o->rule_set || ch == CMD_OPT_RULE ||
+							  ch == CMD_OPT_ADJUST ||
+							  ch == CMD_OPT_MAX_REGRESSION;
+				o->metric_set = o->metric_set || ch == CMD_OPT_METRIC;
 				break;
-			case OPT_BUILD_CACHE:
+			case CMD_OPT_BUILD_CACHE:
 				o->build_cache = optarg;
 				break;
-			case OPT_VARIANT:
+			case CMD_OPT_VARIANT:
 				o->variant_args =
 					xrealloc(o->variant_args,
 							 (size_t) (o->nvariant_args + 1) * sizeof(char *));

@@ -4,7 +4,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,33 +20,62 @@
 
 static int show_fn(int argc, char **argv);
 
+enum
+{
+	OPT_SERIES = 256,
+	OPT_SCRIPTS,
+	OPT_SAMPLES,
+	OPT_PROFILE,
+	OPT_BUILD,
+	OPT_RECIPE
+};
+
+static const struct cmd_opt show_opts[] = {
+	CMD_OPT(OPT_SERIES, "series", NULL, NULL,
+			"the per-second transaction counts of every\n"
+			"point"),
+	CMD_OPT(OPT_SAMPLES, "samples", NULL, NULL,
+			"the servers' own samples, per node and second\n"
+			"(commits, replay lag, wait events, recovery\n"
+			"conflicts, and what each sample cost)"),
+	CMD_OPT(OPT_PROFILE, "profile", NULL, NULL,
+			"the servers' CPU profiles of each plan step's\n"
+			"window (run --profile), per node its samples\n"
+			"and the functions with the largest share; of\n"
+			"a counted run (run --count), its functions"),
+	CMD_OPT(OPT_SCRIPTS, "scripts", NULL, NULL,
+			"only the script files the run used, as they\n"
+			"were, each after a \"-- file: PATH\" line"),
+	CMD_OPT(OPT_BUILD, "build", NULL, NULL,
+			"only the provenance of the variants built\n"
+			"from source (pgcliff build): source tree,\n"
+			"configure options, compiler, each #define\n"
+			"with its file and old value, each patch, and\n"
+			"the full diff applied"),
+	CMD_OPT(OPT_RECIPE, "recipe", NULL, NULL,
+			"only the recipe's text as it was stored"),
+	CMD_OPT(CMD_OPT_FORMAT, "format", "F", "text json csv",
+			"text (default); json: the run, its variants\n"
+			"(settings as SHOW prints them) and its\n"
+			"points, with --series each point's seconds;\n"
+			"csv: one row per point, or with --series one\n"
+			"per point and second (report/FORMATS.md,\n"
+			"\"Exports\")"),
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT_END};
+
 const struct cmd cmd_show = {
 	.name = "show",
 	.summary = "show one stored run: provenance, points, series",
-	.usage =
-		"usage: pgcliff show RUN [--series] [--samples] [--profile] [--scripts]\n"
-		"                        [--build] [--recipe] [--format text|json|csv]\n"
-		"                        [--db STORE]\n"
-		"\n"
+	.synopsis = "RUN [OPTIONS]",
+	.about =
 		"Prints the run's provenance (recipe, command line, host, server\n"
-		"version and non-default settings), every point with tps and latency\n"
-		"percentiles (and, where there are, its retries, rate-limit figures,\n"
-		"scripts and statement latencies), and with --series the per-second\n"
-		"transaction counts; with --samples the servers' own, per node and\n"
-		"second (commits, replay lag, wait events, recovery conflicts, and what\n"
-		"each sample cost); with --profile the servers' CPU profiles of each\n"
-		"plan step's window (run --profile), per node its samples and the\n"
-		"functions with the largest share.  --scripts prints the script files the run used,\n"
-		"as they were, each after a \"-- file: PATH\" line.  --build prints\n"
-		"the provenance of the variants built from source (pgcliff build):\n"
-		"source tree, configure options, compiler, each #define with its file\n"
-		"and old value, each patch, and the full diff applied.  --recipe\n"
-		"prints the recipe's text as it was stored.\n"
-		"\n"
-		"--format json: the run, its variants (settings as SHOW prints them)\n"
-		"and its points, with --series each point's seconds; --format csv:\n"
-		"one row per point, or with --series one per point and second.  The\n"
-		"documents are versioned: report/FORMATS.md, \"Exports\".\n",
+		"version and non-default settings) and every point with tps and\n"
+		"latency percentiles (and, where there are, its retries, "
+		"rate-limit\n"
+		"figures, scripts and statement latencies).\n",
+	.opts = show_opts,
+	.exits = "exit codes: 0 ok, 64 usage, 65 no such run, 70 store error.\n",
 	.fn = show_fn,
 };
 
@@ -735,16 +763,6 @@ print_kept_logs(const char *db_path, int64_t id)
 static int
 show_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"series", no_argument, NULL, 's'},
-		{"scripts", no_argument, NULL, 'f'},
-		{"samples", no_argument, NULL, 'm'},
-		{"profile", no_argument, NULL, 'p'},
-		{"build", no_argument, NULL, 'b'},
-		{"recipe", no_argument, NULL, 'r'},
-		{"format", required_argument, NULL, 'F'},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	const char *db = NULL, *format = "text";
 	bool series = false, scripts = false, samples = false, builds = false;
 	bool recipe = false, profiles = false;
@@ -759,31 +777,29 @@ show_fn(int argc, char **argv)
 
 	if (cmd_wants_help(&cmd_show, argc, argv))
 		return EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_show, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 's':
+			case OPT_SERIES:
 				series = true;
 				break;
-			case 'f':
+			case OPT_SCRIPTS:
 				scripts = true;
 				break;
-			case 'm':
+			case OPT_SAMPLES:
 				samples = true;
 				break;
-			case 'p':
+			case OPT_PROFILE:
 				profiles = true;
 				break;
-			case 'b':
+			case OPT_BUILD:
 				builds = true;
 				break;
-			case 'r':
+			case OPT_RECIPE:
 				recipe = true;
 				break;
-			case 'F':
+			case CMD_OPT_FORMAT:
 				if (cmd_parse_data_format(&cmd_show, optarg, &format) != 0)
 					return EXIT_USAGE;
 				break;

@@ -4,7 +4,6 @@
  * PostgreSQL store (drivers/dist).  It parses options and prints what
  * the worker does; claiming, measuring and reporting are dist_serve()'s.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +17,35 @@
 
 static int worker_fn(int argc, char **argv);
 
+enum
+{
+	OPT_NAME = 256,
+	OPT_IDLE,
+	OPT_SHARES,
+	OPT_ALLOW_SHELL
+};
+
+static const struct cmd_opt worker_opts[] = {
+	CMD_OPT_DB_ENTRY,
+	CMD_OPT(OPT_NAME, "name", "NAME", NULL,
+			"how the store names this worker (default\n"
+			"HOST.PID)"),
+	CMD_OPT(OPT_IDLE, "idle", "DUR", NULL,
+			"stop after this long without work (default\n"
+			"10min; 0: never)"),
+	CMD_OPT(OPT_SHARES, "shares", "N", NULL, "stop after N shares"),
+	CMD_OPT(OPT_ALLOW_SHELL, "allow-shell", NULL, NULL,
+			"run \\shell and \\setshell of the scripts;\n"
+			"without it a share that has one is\n"
+			"refused (whoever can write to the store\n"
+			"writes the scripts)"),
+	CMD_OPT_END};
+
 const struct cmd cmd_worker = {
 	.name = "worker",
 	.summary = "drive a share of the clients of a run --workers N",
-	.usage =
-		"usage: pgcliff worker --db STORE [--name NAME] [--idle DUR]\n"
-		"                      [--shares N]\n"
-		"\n"
+	.synopsis = "--db STORE [--name NAME] [--idle DUR] [--shares N]",
+	.about =
 		"Waits for work in a shared PostgreSQL store, where `pgcliff run\n"
 		"--workers N --db STORE` posts each point in N shares.  Each worker\n"
 		"claims one share (FOR UPDATE SKIP LOCKED), connects its part of\n"
@@ -37,18 +58,9 @@ const struct cmd cmd_worker = {
 		"The servers must be reachable from every worker: managed servers\n"
 		"listen on a unix socket of the run's host, so workers on other\n"
 		"hosts need --target servers.  Passwords are not passed through\n"
-		"the store: a worker connects with its own PGPASSWORD or .pgpass.\n"
-		"\n"
-		"options:\n" CMD_HELP_DB
-		"      --name NAME         how the store names this worker (default\n"
-		"                          HOST.PID)\n"
-		"      --idle DUR          stop after this long without work (default\n"
-		"                          10min; 0: never)\n"
-		"      --shares N          stop after N shares\n"
-		"      --allow-shell       run \\shell and \\setshell of the scripts;\n"
-		"                          without it a share that has one is\n"
-		"                          refused (whoever can write to the store\n"
-		"                          writes the scripts)\n" CMD_HELP_HELP "\n"
+		"the store: a worker connects with its own PGPASSWORD or .pgpass.\n",
+	.opts = worker_opts,
+	.exits =
 		"exit codes: 0 idle or done, 64 usage, 69 store unavailable, 70 store\n"
 		"error, 75 interrupted.  A share that fails is reported to the run\n"
 		"(which fails its point) and the worker goes on.\n",
@@ -89,13 +101,6 @@ on_worker_event(void *arg, const struct dist_worker_info *i)
 static int
 worker_fn(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"name", required_argument, NULL, 'n'},
-		{"idle", required_argument, NULL, 'i'},
-		{"shares", required_argument, NULL, 's'},
-		{"allow-shell", no_argument, NULL, 'a'},
-		CMD_LONGOPT_DB,
-		{NULL, 0, NULL, 0}};
 	const char *db = NULL;
 	char name[300];
 	struct dist_worker_config wc;
@@ -107,13 +112,11 @@ worker_fn(int argc, char **argv)
 	memset(&wc, 0, sizeof(wc));
 	wc.idle_ns = 600 * 1000000000LL;
 	name[0] = '\0';
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while ((ch = cmd_getopt(&cmd_worker, argc, argv)) != -1)
 	{
 		switch (ch)
 		{
-			case 'n':
+			case OPT_NAME:
 				if (optarg[0] == '\0' || strlen(optarg) >= sizeof(name))
 					return cmd_usage_error(&cmd_worker,
 										   "a worker's name is 1 to %zu "
@@ -121,7 +124,7 @@ worker_fn(int argc, char **argv)
 										   sizeof(name) - 1);
 				snprintf(name, sizeof(name), "%s", optarg);
 				break;
-			case 'i':
+			case OPT_IDLE:
 				if (strcmp(optarg, "0") == 0)
 					wc.idle_ns = 0;
 				else if ((wc.idle_ns = recipe_parse_duration_ns(optarg)) <= 0)
@@ -130,13 +133,13 @@ worker_fn(int argc, char **argv)
 						"invalid duration \"%s\" (want e.g. 30s, 10min, 0)",
 						optarg);
 				break;
-			case 's':
+			case OPT_SHARES:
 				if (!cmd_parse_count(optarg, 1000000, &wc.max_shares))
 					return cmd_usage_error(&cmd_worker,
 										   "invalid number of shares \"%s\"",
 										   optarg);
 				break;
-			case 'a':
+			case OPT_ALLOW_SHELL:
 				wc.allow_shell = true;
 				break;
 			case CMD_OPT_DB:

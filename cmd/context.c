@@ -41,59 +41,59 @@ cmd_parse_count_txns(const struct cmd *c, const char *arg, int64_t *out)
 }
 
 int
-cmd_parse_until(const struct cmd *c, const char *name, const char *arg,
+cmd_parse_until(const struct cmd *c, int id, const char *arg,
 				struct run_until *u)
 {
 	enum cmp_metric metric;
+	char why[120];
 
-	if (strcmp(name, "budget") == 0)
+	switch (id)
 	{
-		if ((u->budget_ns = recipe_parse_duration_ns(arg)) <= 0)
-			return cmd_usage_error(
-				c, "invalid budget \"%s\" (want e.g. 20min)", arg);
-	}
-	else if (strcmp(name, "max-repeats") == 0)
-	{
-		if (!cmd_parse_count(arg, 1000, &u->max_repeats) || u->max_repeats < 2)
-			return cmd_usage_error(
-				c, "invalid --max-repeats \"%s\" (2 or more)", arg);
-	}
-	else if (strcmp(name, "on") == 0)
-	{
-		if (strcmp(arg, "geomean") != 0 && strcmp(arg, "points") != 0)
-			return cmd_usage_error(
-				c, "invalid --on \"%s\" (points or geomean)", arg);
-		u->on_geomean = strcmp(arg, "geomean") == 0;
-	}
-	else if (strcmp(name, "rule") == 0)
-	{
-		if (cmp_rule_parse(arg, &u->rule) < 0)
-			return cmd_usage_error(
-				c, "invalid --rule \"%s\" (estimate or strict)", arg);
-	}
-	else if (strcmp(name, "adjust") == 0)
-	{
-		if (cmp_adjust_parse(arg, &u->adjust) < 0)
-			return cmd_usage_error(
-				c, "invalid --adjust \"%s\" (steal or none)", arg);
-	}
-	else if (strcmp(name, "metric") == 0)
-	{
-		char why[120];
-
-		if (cmp_metric_parse_full(arg, &metric, u->metric_full, why) < 0)
-			return cmd_usage_error(c, "unknown metric \"%s\"%s%s%s", arg,
-								   why[0] ? " (" : "", why, why[0] ? ")" : "");
-		u->metric = (int) metric;
-	}
-	else if (strcmp(name, "max-regression") == 0)
-	{
-		if (!cmd_parse_fraction(arg, &u->margin) ||
-			!(u->margin > 0 && u->margin < 1))
-			return cmd_usage_error(c,
-								   "invalid margin \"%s\" (want e.g. 3%% or "
-								   "0.03)",
-								   arg);
+		case CMD_OPT_BUDGET:
+			if ((u->budget_ns = recipe_parse_duration_ns(arg)) <= 0)
+				return cmd_usage_error(
+					c, "invalid budget \"%s\" (want e.g. 20min)", arg);
+			break;
+		case CMD_OPT_MAX_REPEATS:
+			if (!cmd_parse_count(arg, 1000, &u->max_repeats) ||
+				u->max_repeats < 2)
+				return cmd_usage_error(
+					c, "invalid --max-repeats \"%s\" (2 or more)", arg);
+			break;
+		case CMD_OPT_ON:
+			if (strcmp(arg, "geomean") != 0 && strcmp(arg, "points") != 0)
+				return cmd_usage_error(
+					c, "invalid --on \"%s\" (points or geomean)", arg);
+			u->on_geomean = strcmp(arg, "geomean") == 0;
+			break;
+		case CMD_OPT_RULE:
+			if (cmp_rule_parse(arg, &u->rule) < 0)
+				return cmd_usage_error(
+					c, "invalid --rule \"%s\" (estimate or strict)", arg);
+			break;
+		case CMD_OPT_ADJUST:
+			if (cmp_adjust_parse(arg, &u->adjust) < 0)
+				return cmd_usage_error(
+					c, "invalid --adjust \"%s\" (steal or none)", arg);
+			break;
+		case CMD_OPT_METRIC:
+			if (cmp_metric_parse_full(arg, &metric, u->metric_full, why) < 0)
+				return cmd_usage_error(c, "unknown metric \"%s\"%s%s%s", arg,
+									   why[0] ? " (" : "", why,
+									   why[0] ? ")" : "");
+			u->metric = (int) metric;
+			break;
+		case CMD_OPT_MAX_REGRESSION:
+			if (!cmd_parse_fraction(arg, &u->margin) ||
+				!(u->margin > 0 && u->margin < 1))
+				return cmd_usage_error(
+					c,
+					"invalid margin \"%s\" (want e.g. 3%% or "
+					"0.03)",
+					arg);
+			break;
+		default:
+			return 1;
 	}
 	return 0;
 }
@@ -148,7 +148,7 @@ cmd_open_store(struct cmd_ctx *ctx, bool write)
 	if (!write && strcmp(ctx->db_path, ":memory:") != 0 &&
 		!store_is_shared(ctx->db_path) && stat(ctx->db_path, &st) != 0)
 	{
-		error_set(&ctx->err, PGC_ERR_USAGE, "no store at \"%s\"",
+		error_set(&ctx->err, PGC_ERR_NOT_FOUND, "no store at \"%s\"",
 				  ctx->db_path);
 		error_hint(&ctx->err, "pgcliff run makes it; --db or PGCLIFF_DB name "
 							  "another");

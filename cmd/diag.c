@@ -72,6 +72,7 @@ cmd_exit_code(const struct pgc_error *err)
 			return EXIT_USAGE;
 		case PGC_ERR_RECIPE:
 		case PGC_ERR_SQL:
+		case PGC_ERR_NOT_FOUND:
 			return EXIT_DATAERR;
 		case PGC_ERR_UNAVAILABLE:
 			return EXIT_UNAVAILABLE;
@@ -216,7 +217,17 @@ cmd_option_error(const struct cmd *c, int ch, char **argv)
 	if (ch == ':')
 		return cmd_usage_error(c, "option '%s' needs a value",
 							   argv[optind - 1]);
-	return cmd_usage_error(c, "unknown option '%s'", argv[optind - 1]);
+	if (ch == '?')
+		return cmd_usage_error(c, "unknown option '%s'", argv[optind - 1]);
+	{
+		const struct cmd_opt *o = cmd_find_opt(c, ch);
+
+		fprintf(stderr,
+				"pgcliff %s: internal error: option --%s is in the table "
+				"but not handled\n",
+				c->name, o ? o->name : "?");
+		return EXIT_SOFTWARE;
+	}
 }
 
 int
@@ -229,11 +240,7 @@ cmd_wants_help(const struct cmd *c, int argc, char **argv)
 		/* -h is pgbench's --host: help is --help, or -? as in pgbench */
 		if (strcmp(argv[i], "-?") == 0 || strcmp(argv[i], "--help") == 0)
 		{
-			fputs(c->usage, stdout);
-			if (c->usage2)
-				fputs(c->usage2, stdout);
-			if (c->usage3)
-				fputs(c->usage3, stdout);
+			cmd_print_usage(c, stdout);
 			return 1;
 		}
 	}

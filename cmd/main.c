@@ -2,6 +2,7 @@
  * main.c - pgcliff's entry point: one sorted command table, exact-match
  * lookup, "did you mean" on a miss, and `help` generated from the table.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,31 @@
 
 static int help_fn(int argc, char **argv);
 
+enum
+{
+	OPT_MAN = 256,
+	OPT_COMPLETION
+};
+
+static const struct cmd_opt help_opts[] = {
+	CMD_OPT(OPT_MAN, "man", "DIR", "<dir>",
+			"write the man pages into DIR: pgcliff.1 and\n"
+			"pgcliff-COMMAND.1 for each command"),
+	CMD_OPT(OPT_COMPLETION, "completion", "SHELL", "bash zsh",
+			"print the completion script of bash or zsh:\n"
+			"source <(pgcliff help --completion bash)"),
+	CMD_OPT_END};
+
 static const struct cmd cmd_help = {
 	.name = "help",
 	.summary = "show the commands, or one command's options",
-	.usage = "usage: pgcliff help [COMMAND]\n",
+	.synopsis = "[COMMAND]\n--man DIR | --completion bash|zsh",
+	.about = "Without COMMAND, the commands, the store and the exit codes;\n"
+			 "with one, its options (as COMMAND --help prints them).  The\n"
+			 "man pages and the completions are made from the same tables.\n",
+	.opts = help_opts,
+	.exits = "exit codes: 0 ok, 64 usage (an unknown command or shell),\n"
+			 "70 a man page that cannot be written.\n",
 	.fn = help_fn,
 };
 
@@ -33,10 +55,21 @@ static const char exit_codes[] =
 	"  1   gate (or compare --check): regression\n"
 	"  2   gate (or compare --check): inconclusive\n"
 	"  64  usage error (bad command line)\n"
-	"  65  invalid recipe or script, or the server rejected the recipe's SQL\n"
+	"  65  invalid recipe or script, the server rejected the recipe's SQL,\n"
+	"      or no such store, run, variant or stored points\n"
 	"  69  PostgreSQL or the managed cluster unavailable\n"
 	"  70  internal error or store failure\n"
 	"  75  run aborted or interrupted (partial results stored)\n";
+
+/* what the overview says after the commands; the man page's too */
+static const char store_text[] =
+	"store: the commands that keep or read runs take --db STORE (else "
+	"$PGCLIFF_DB): an SQLite file\n"
+	"(default ~/.local/share/pgcliff/pgcliff.db), or a PostgreSQL database "
+	"shared\n"
+	"by several machines, as a postgresql:// URI or a conninfo "
+	"(\"host=H dbname=D\").\n"
+	"A locked SQLite store is waited for 30 s ($PGCLIFF_STORE_TIMEOUT).\n";
 
 static void
 print_overview(FILE *f)
@@ -49,16 +82,8 @@ print_overview(FILE *f)
 	for (size_t i = 0; i < lengthof(commands); i++)
 		fprintf(f, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(f,
-			"\n'pgcliff COMMAND --help' shows a command's options.\n\n"
-			"store: the commands that keep or read runs take --db STORE (else "
-			"$PGCLIFF_DB): an "
-			"SQLite file\n"
-			"(default ~/.local/share/pgcliff/pgcliff.db), or a PostgreSQL "
-			"database shared\n"
-			"by several machines, as a postgresql:// URI or a conninfo "
-			"(\"host=H dbname=D\").\nA locked SQLite store is waited for 30 s "
-			"($PGCLIFF_STORE_TIMEOUT).\n\n%s",
-			exit_codes);
+			"\n'pgcliff COMMAND --help' shows a command's options.\n\n%s\n%s",
+			store_text, exit_codes);
 }
 
 static const struct cmd *
@@ -87,12 +112,59 @@ suggest(const char *name)
 		fprintf(stderr, "hint: 'pgcliff help' lists the commands\n");
 }
 
+/* pgcliff help --man DIR, --completion SHELL */
+static int
+help_generate(int argc, char **argv)
+{
+	int ch;
+
+	while ((ch = cmd_getopt(&cmd_help, argc, argv)) != -1)
+	{
+		switch (ch)
+		{
+			case OPT_MAN:
+			{
+				if (cmd_write_man(optarg, commands, lengthof(commands),
+								  PGCLIFF_VERSION, store_text, exit_codes) < 0)
+				{
+					fprintf(stderr,
+							"pgcliff help: cannot write the man pages "
+							"into %s: %s\n",
+							optarg, strerror(errno));
+					return EXIT_SOFTWARE;
+				}
+				return EXIT_OK;
+			}
+			case OPT_COMPLETION:
+				if (cmd_write_completion(stdout, optarg, commands,
+										 lengthof(commands)) < 0)
+					return cmd_usage_error(&cmd_help,
+										   "no completion for \"%s\" (bash "
+										   "or zsh)",
+										   optarg);
+				return fflush(stdout) == 0 ? EXIT_OK : EXIT_SOFTWARE;
+			default:
+				return cmd_option_error(&cmd_help, ch, argv);
+		}
+	}
+	return -1;
+}
+
 static int
 help_fn(int argc, char **argv)
 {
 	const struct cmd *c;
 	char name[128];
+	int rc;
 
+	if (argc >= 2 && argv[1][0] == '-')
+	{
+		if (cmd_wants_help(&cmd_help, argc, argv))
+			return EXIT_OK;
+		if ((rc = help_generate(argc, argv)) >= 0)
+			return rc;
+		return cmd_usage_error(&cmd_help, "--man DIR or --completion SHELL");
+	}
 	if (argc < 2)
 	{
 		print_overview(stdout);
@@ -110,11 +182,7 @@ help_fn(int argc, char **argv)
 		suggest(argv[1]);
 		return EXIT_USAGE;
 	}
-	fputs(c->usage, stdout);
-	if (c->usage2)
-		fputs(c->usage2, stdout);
-	if (c->usage3)
-		fputs(c->usage3, stdout);
+	cmd_print_usage(c, stdout);
 	return EXIT_OK;
 }
 

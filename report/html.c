@@ -1680,7 +1680,7 @@ report_html_run(struct store *st, int64_t run_id, const struct cmp_query *q,
 		{
 			/* a variant with nothing to judge (an interrupted run, or no
 			 * samples of the metric) is drawn, not judged */
-			if (err->kind != PGC_ERR_USAGE)
+			if (err->kind != PGC_ERR_USAGE && err->kind != PGC_ERR_NOT_FOUND)
 				goto out;
 			compare_result_free(&res[nres]);
 			error_clear(err);

@@ -91,7 +91,7 @@ load_side(struct store *st, struct cmp_side *sd, struct pgc_error *err)
 		return -1;
 	if (sd->nrows == 0)
 	{
-		error_set(err, PGC_ERR_USAGE, "\"%s\" matches no stored points",
+		error_set(err, PGC_ERR_NOT_FOUND, "\"%s\" matches no stored points",
 				  sd->text);
 		error_hint(err, "`pgcliff list` shows the stored runs and variants");
 		return -1;

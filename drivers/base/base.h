@@ -45,7 +45,8 @@ enum pgc_error_kind
 	PGC_ERR_IO,          /* file system or OS failure */
 	PGC_ERR_INTERRUPTED, /* SIGINT/SIGTERM arrived */
 	PGC_ERR_ABORTED,     /* the run went on without some clients */
-	PGC_ERR_INTERNAL     /* a bug */
+	PGC_ERR_INTERNAL,    /* a bug */
+	PGC_ERR_NOT_FOUND    /* no such store, run, variant or points */
 };
 
 struct pgc_error

@@ -542,7 +542,7 @@ store_open_read(const char *path, struct pgc_error *err)
 	{
 		/* a reader may hold SELECT rights alone: it cannot migrate */
 		if (v == 0)
-			error_set(err, PGC_ERR_USAGE, "no store at %s", st->path);
+			error_set(err, PGC_ERR_NOT_FOUND, "no store at %s", st->path);
 		else
 		{
 			error_set(err, PGC_ERR_STORE,
@@ -1208,7 +1208,7 @@ store_get_run(struct store *st, int64_t run_id, struct store_run_row *row,
 	sql_finalize(s);
 	if (rc == SQL_DONE)
 	{
-		error_set(err, PGC_ERR_USAGE, "no run %" PRId64 " in the store",
+		error_set(err, PGC_ERR_NOT_FOUND, "no run %" PRId64 " in the store",
 				  run_id);
 		error_hint(err, "`pgcliff list` shows the stored runs");
 		return -1;

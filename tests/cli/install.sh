@@ -19,9 +19,28 @@ for f in usr/bin/pgcliff usr/share/pgcliff/recipes/txid_current.yaml \
 	usr/share/pgcliff/recipes/patches/extra_work.patch \
 	usr/share/doc/pgcliff/README.md \
 	usr/share/doc/pgcliff/schemas/recipe/REFERENCE.md \
-	usr/share/doc/pgcliff/report/FORMATS.md; do
+	usr/share/doc/pgcliff/report/FORMATS.md \
+	usr/share/man/man1/pgcliff.1 usr/share/man/man1/pgcliff-run.1 \
+	usr/share/man/man1/pgcliff-recipe-check.1 \
+	usr/share/bash-completion/completions/pgcliff; do
 	[ -e "$TMP/root/$f" ] || fail "not installed: /$f"
 done
+# zsh's completion where zsh looks: site-functions under the prefix, or
+# Debian's vendor-completions for a /usr install
+ls "$TMP"/root/usr/share/zsh/*/_pgcliff >/dev/null 2>&1 || fail "no zsh completion installed"
+# a man page for every command, and man reads the installed ones
+while read -r c; do
+	[ "$c" = help ] && continue
+	[ -e "$TMP/root/usr/share/man/man1/pgcliff-${c// /-}.1" ] || fail "no man page for $c"
+done < <("$TMP/root/usr/bin/pgcliff" help | sed -n '/^commands:/,/^$/p' |
+	sed -n 's/^  \([a-z]*\( [a-z]*\)\?\)  .*/\1/p' | sed 's/ *$//')
+if command -v man >/dev/null; then
+	MANWIDTH=80 man -l "$TMP/root/usr/share/man/man1/pgcliff-run.1" 2>/dev/null | grep -q -- "--until-decided" ||
+		fail "man pgcliff-run: no --until-decided"
+fi
+# the installed bash completion completes the installed commands
+bash -c 'source "$1"; COMP_WORDS=(pgcliff gat); COMP_CWORD=1; _pgcliff; [ "${COMPREPLY[*]}" = gate ]' _ \
+	"$TMP/root/usr/share/bash-completion/completions/pgcliff" || fail "the installed bash completion"
 # every document the installed README links to is installed beside it
 doc=$TMP/root/usr/share/doc/pgcliff
 for link in $(grep -oE '\]\([^)#]+\.md\)' "$doc/README.md" | sed 's/^](//; s/)$//'); do
@@ -47,6 +66,10 @@ if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
 		grep -q '\./usr/bin/pgcliff$' "$TMP/files" || fail "the package lacks /usr/bin/pgcliff"
 		grep -q '\./usr/share/pgcliff/recipes/txid_current.yaml$' "$TMP/files" ||
 			fail "the package lacks the recipes"
+		grep -q '\./usr/share/man/man1/pgcliff-gate.1$' "$TMP/files" ||
+			fail "the package lacks the man pages"
+		grep -q '\./usr/share/zsh/vendor-completions/_pgcliff$' "$TMP/files" ||
+			fail "the package lacks the zsh completion"
 	else
 		fail "cpack made no .deb"
 	fi

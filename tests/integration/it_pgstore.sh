@@ -94,7 +94,7 @@ p -d results -At -c "SELECT command_line FROM run WHERE id = 1" | grep -q -- "^p
 check_eq "unreachable store: exit" $? 70
 grep -q "could not connect to the PostgreSQL store" "$TMP/e4" || fail "unreachable: $(cat "$TMP/e4")"
 "$PGCLIFF" list --db "host=$sockdir user=reader dbname=postgres" >"$TMP/o5" 2>"$TMP/e5"
-check_eq "an empty database read: exit" $? 64
+check_eq "an empty database read: exit" $? 65
 grep -q "no store at" "$TMP/e5" || fail "empty database: $(cat "$TMP/e5")"
 
 # two machines' stores pushed into the shared one (the second machine's

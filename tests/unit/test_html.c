@@ -296,7 +296,7 @@ test_report(struct store *st, int64_t id)
 	o.workload = "nosuch";
 	CHECK_INT(report_html_run(st, id, &q, &o, &sb, &err), -1);
 	CHECK_INT(report_html_run(st, id + 1, &q, &o, &sb, &err), -1);
-	CHECK_INT(err.kind, PGC_ERR_USAGE);
+	CHECK_INT(err.kind, PGC_ERR_NOT_FOUND); /* no such run: exit 65 */
 	strbuf_release(&sb);
 }
 

@@ -546,7 +546,7 @@ round_trip(const char *target)
 	CHECK_STR(one.error, "interrupted");
 	store_run_row_release(&one);
 	CHECK_INT(store_get_run(st, 999, &one, &err), -1);
-	CHECK_INT(err.kind, PGC_ERR_USAGE);
+	CHECK_INT(err.kind, PGC_ERR_NOT_FOUND);
 
 	CHECK_INT(store_get_variants(st, r1, &vars, &nv, &err), 0);
 	CHECK_INT(nv, 1);
