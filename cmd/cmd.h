@@ -51,6 +51,7 @@ extern const struct cmd cmd_show;
 extern const struct cmd cmd_recipe_check;
 extern const struct cmd cmd_recipe_explain;
 extern const struct cmd cmd_compare;
+extern const struct cmd cmd_export;
 extern const struct cmd cmd_gate;
 extern const struct cmd cmd_report;
 extern const struct cmd cmd_history;
@@ -203,6 +204,14 @@ int cmd_store_timeout(struct pgc_error *err, int64_t *ns);
  * CTX->exit_code.
  */
 int cmd_ctx_finish(struct cmd_ctx *ctx);
+
+/*
+ * OUT to the file PATH (-o), replaced whole or not at all, with the
+ * terminal's escaping that stdout has; to stdout when PATH is NULL.  0,
+ * or -1 with ERR set.
+ */
+int cmd_write_output(const char *path, const struct strbuf *out,
+					 struct pgc_error *err);
 
 /* True when argv has --help or -? (-h is --host): the command prints its
  * usage. */

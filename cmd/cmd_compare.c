@@ -404,28 +404,7 @@ static int
 write_out(const struct compare_opts *o, const struct strbuf *out,
 		  struct pgc_error *err)
 {
-	const char *text = out->buf ? out->buf : "";
-
-	if (o->output)
-	{
-		/* a file is read in a terminal too: the same escaping as stdout */
-		struct visible v;
-		struct strbuf safe = STRBUF_INIT;
-		int rc;
-
-		memset(&v, 0, sizeof(v));
-		visible_add(&v, &safe, text, out->len);
-		visible_finish(&v, &safe);
-		rc = file_write_replace(o->output, safe.buf ? safe.buf : "", safe.len,
-								0644, err) < 0
-				 ? EXIT_SOFTWARE
-				 : EXIT_OK;
-		strbuf_release(&safe);
-		return rc;
-	}
-	fputs(text, stdout);
-	fflush(stdout);
-	return EXIT_OK;
+	return cmd_write_output(o->output, out, err) < 0 ? EXIT_SOFTWARE : EXIT_OK;
 }
 
 /*

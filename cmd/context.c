@@ -182,3 +182,29 @@ cmd_ctx_finish(struct cmd_ctx *ctx)
 	ctx->store = NULL;
 	return rc;
 }
+
+int
+cmd_write_output(const char *path, const struct strbuf *out,
+				 struct pgc_error *err)
+{
+	const char *text = out->buf ? out->buf : "";
+
+	if (path)
+	{
+		/* a file is read in a terminal too: the same escaping as stdout */
+		struct visible v;
+		struct strbuf safe = STRBUF_INIT;
+		int rc;
+
+		memset(&v, 0, sizeof(v));
+		visible_add(&v, &safe, text, out->len);
+		visible_finish(&v, &safe);
+		rc = file_write_replace(path, safe.buf ? safe.buf : "", safe.len, 0644,
+								err);
+		strbuf_release(&safe);
+		return rc;
+	}
+	fputs(text, stdout);
+	fflush(stdout);
+	return 0;
+}

@@ -43,10 +43,11 @@ static const struct cmd cmd_help = {
 
 /* sorted by name; `help` lists them in this order */
 static const struct cmd *const commands[] = {
-	&cmd_bisect, &cmd_build,   &cmd_compare,      &cmd_gate,
-	&cmd_help,   &cmd_history, &cmd_init,         &cmd_list,
-	&cmd_pull,   &cmd_push,    &cmd_recipe_check, &cmd_recipe_explain,
-	&cmd_report, &cmd_run,     &cmd_show,         &cmd_worker,
+	&cmd_bisect,         &cmd_build,  &cmd_compare, &cmd_export,
+	&cmd_gate,           &cmd_help,   &cmd_history, &cmd_init,
+	&cmd_list,           &cmd_pull,   &cmd_push,    &cmd_recipe_check,
+	&cmd_recipe_explain, &cmd_report, &cmd_run,     &cmd_show,
+	&cmd_worker,
 };
 
 static const char exit_codes[] =

@@ -189,4 +189,23 @@ void report_points_csv(struct strbuf *out, const struct report_export_run *x);
 /* Its per-second series as CSV, one row per point and second. */
 void report_series_csv(struct strbuf *out, const struct report_export_run *x);
 
+/* ---------------------------------------------------------------------
+ * Dashboards: a stored run in the formats of the tools teams already run
+ * (FORMATS.md, "Dashboards"), by report/dashboards.c.
+ * ------------------------------------------------------------------- */
+
+enum report_dash_format
+{
+	REPORT_DASH_BMF,              /* Bencher Metric Format (JSON) */
+	REPORT_DASH_BENCHMARK_ACTION, /* github-action-benchmark, custom JSON */
+	REPORT_DASH_OPENMETRICS       /* OpenMetrics text */
+};
+
+/* "bmf", "benchmark-action" or "openmetrics" into *OUT; -1 otherwise. */
+int report_dash_parse(const char *name, enum report_dash_format *out);
+
+/* The run of X (its points; series not needed) in format F. */
+void report_dash_export(struct strbuf *out, const struct report_export_run *x,
+						enum report_dash_format f);
+
 #endif /* PGCLIFF_REPORT_H */

@@ -99,4 +99,27 @@ grep -q "has 3 variants" "$TMP/cmp_err" || fail "compare RUN: no reason"
 "$PGCLIFF" history it_variants --variant delay >"$TMP/hist"
 check_eq "history exit" $? 0
 check_eq "history series" "$(grep -c '^variant delay, workload txid' "$TMP/hist")" 3
+
+# every JSON document of this run valid against its schema (schemas/json/),
+# and the dashboards' exports: BMF, github-action-benchmark, OpenMetrics
+. "$ROOT/tests/cli/validate_lib.sh"
+"$PGCLIFF" list --format json >"$TMP/list.json"
+"$PGCLIFF" show "$run" --format json --series >"$TMP/run.json"
+"$PGCLIFF" history it_variants --format json >"$TMP/hist.json"
+"$PGCLIFF" export --format bmf >"$TMP/bmf.json"
+check_eq "export bmf exit (the newest run)" $? 0
+"$PGCLIFF" export "$run" --format benchmark-action -o "$TMP/ba.json"
+check_eq "export benchmark-action exit" $? 0
+"$PGCLIFF" export "$run" --format openmetrics >"$TMP/run.om"
+for doc in "list list.json" "run run.json" "history hist.json" "compare gate.json" \
+	"bmf bmf.json" "benchmark-action ba.json" "openmetrics run.om"; do
+	set -- $doc
+	validate "$1" "$TMP/$2" >"$TMP/v.out" 2>&1 || fail "$2 against $1: $(cat "$TMP/v.out")"
+done
+# 3 variants x 3 client counts, each a benchmark; 2 blocks a point
+check_eq "bmf: a benchmark per variant and client count" \
+	"$(grep -c '^  "it_variants/txid/[a-z]*/c[0-9]*": {' "$TMP/bmf.json")" 9
+check_eq "openmetrics: a tps sample per point" "$(grep -c '^pgcliff_tps{' "$TMP/run.om")" 18
+"$PGCLIFF" export 999999 --format bmf >/dev/null 2>&1
+check_eq "export of a missing run" $? 65
 finish

@@ -131,6 +131,57 @@ main(void)
 			json_array_get(json_object_get(doc, "runs"), 0), "variants")),
 		2);
 	json_decref(doc);
+
+	/* dashboards: three repeats of one benchmark fold into their median,
+	 * bounded by the lowest and highest; a point without transactions is
+	 * left out; OpenMetrics escapes what a label value may not hold */
+	{
+		struct store_point_row d[4];
+		struct report_export_run dx = {&run, &var, 1, d, 4, NULL, NULL};
+		const double tps[] = {120, 100, 110, 0};
+		json_t *m;
+
+		memset(d, 0, sizeof(d));
+		for (int i = 0; i < 4; i++)
+		{
+			d[i] = pts[0];
+			d[i].repeat_idx = i;
+			d[i].tps = tps[i];
+			d[i].transactions = i < 3 ? 300 : 0;
+			d[i].lat_avg_ms = 1.0 + i;
+			d[i].lat_p99_ms = 2.0;
+		}
+		d[0].variant = "a \"b\"\nc";
+		d[1].variant = d[2].variant = d[3].variant = d[0].variant;
+		strbuf_reset(&sb);
+		report_dash_export(&sb, &dx, REPORT_DASH_BMF);
+		doc = json_loads(sb.buf, 0, &jerr);
+		CHECK(doc != NULL);
+		CHECK_INT(json_object_size(doc), 1);
+		m = json_object_get(json_object_get(doc, "txid_current/txid/a "
+												 "\"b\"\nc/c4"),
+							"throughput");
+		CHECK(json_real_value(json_object_get(m, "value")) == 110);
+		CHECK(json_real_value(json_object_get(m, "lower_value")) == 100);
+		CHECK(json_real_value(json_object_get(m, "upper_value")) == 120);
+		/* latency in nanoseconds: the median of 1, 2 and 3 ms */
+		CHECK(json_real_value(json_object_get(
+				  json_object_get(json_object_get(doc, "txid_current/txid/a "
+													   "\"b\"\nc/c4"),
+								  "latency"),
+				  "value")) == 2e6);
+		json_decref(doc);
+		strbuf_reset(&sb);
+		report_dash_export(&sb, &dx, REPORT_DASH_OPENMETRICS);
+		CHECK(strstr(sb.buf, "variant=\"a \\\"b\\\"\\nc\"") != NULL);
+		CHECK_INT(count_lines(strstr(sb.buf, "# TYPE pgcliff_tps")) -
+					  count_lines(strstr(sb.buf, "# TYPE pgcliff_latency")),
+				  2 + 3); /* TYPE, HELP and a sample per measured repeat */
+		CHECK(strcmp(sb.buf + sb.len - 6, "# EOF\n") == 0);
+		strbuf_reset(&sb);
+		report_dash_export(&sb, &dx, REPORT_DASH_BENCHMARK_ACTION);
+		CHECK(strstr(sb.buf, "\"range\": \"± 10.000\"") != NULL);
+	}
 	strbuf_release(&sb);
 	TEST_MAIN_END("test_export");
 }
