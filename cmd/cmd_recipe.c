@@ -16,45 +16,99 @@
 
 static int recipe_check_fn(int argc, char **argv);
 
+static const struct cmd_opt check_opts[] = {
+	CMD_OPT_HEADING("options (as for run; what run would refuse is refused):"),
+	CMD_OPT_VARIANT_ENTRY,
+	CMD_OPT(CMD_OPT_SOURCE, "source", "DIR", "<dir>",
+			"the source tree of variants with a build\n"
+			"(over the recipe's source:)"),
+	CMD_OPT_END};
+
 const struct cmd cmd_recipe_check = {
 	.name = "recipe check",
 	.summary = "validate recipes without running them",
-	.synopsis = "RECIPE.yaml...",
-	.about = "Loads each recipe and checks its keys, types, ranges and "
-			 "scripts.\n"
-			 "Prints 'RECIPE: ok (N points)' per valid recipe; errors name\n"
-			 "file:line:col.\n",
-	.exits = "exit codes: 0 all are valid, 64 usage, 65 an invalid recipe.\n",
+	.synopsis =
+		"RECIPE.yaml... [--variant NAME[:KEY=VALUE]]... [--source DIR]",
+	.about =
+		"Loads each recipe and checks its keys, types, ranges, scripts and\n"
+		"variants with what run checks before it starts a server: a\n"
+		"variant built from source needs --source or the recipe's\n"
+		"source:.  Prints 'RECIPE: ok (N points)' per valid recipe;\n"
+		"errors name file:line:col.\n",
+	.opts = check_opts,
+	.exits = "exit codes: 0 all are valid, 64 usage (a variant that needs a\n"
+			 "source tree), 65 an invalid recipe.\n",
 	.operand = "<yaml>",
 	.fn = recipe_check_fn,
 };
 
+/* One recipe: loaded, its variables and variants checked as run does. */
+static struct recipe *
+check_one(const char *path, char *const *vargs, int nvargs, const char *source,
+		  struct pgc_error *err)
+{
+	struct recipe *r = recipe_load(path, err);
+	struct variant *vars = NULL;
+	int nvars;
+
+	if (r == NULL || recipe_check_variables(r, NULL, 0, err) < 0)
+		goto fail;
+	if ((nvars = variants_resolve(r, vargs, nvargs, NULL, NULL, &vars, err)) <
+		0)
+		goto fail;
+	if (variants_check_source(vars, nvars, source ? source : r->source, err) <
+		0)
+	{
+		error_at(err, path, 0, 0, 0); /* which recipe says it */
+		variants_free(vars, nvars);
+		goto fail;
+	}
+	variants_free(vars, nvars);
+	return r;
+fail:
+	recipe_free(r);
+	return NULL;
+}
+
 static int
 recipe_check_fn(int argc, char **argv)
 {
-	int rc = EXIT_OK;
+	char **vargs = NULL;
+	const char *source = NULL;
+	int nvargs = 0, ch, rc = EXIT_OK;
 
 	if (cmd_wants_help(&cmd_recipe_check, argc, argv))
 		return EXIT_OK;
-	if (argc < 2)
+	while ((ch = cmd_getopt(&cmd_recipe_check, argc, argv)) != -1)
+	{
+		switch (ch)
+		{
+			case CMD_OPT_VARIANT:
+				vargs =
+					xrealloc(vargs, (size_t) (nvargs + 1) * sizeof(char *));
+				vargs[nvargs++] = optarg;
+				break;
+			case CMD_OPT_SOURCE:
+				source = optarg;
+				break;
+			default:
+				free(vargs);
+				return cmd_option_error(&cmd_recipe_check, ch, argv);
+		}
+	}
+	if (optind >= argc)
+	{
+		free(vargs);
 		return cmd_usage_error(&cmd_recipe_check, "no recipe given");
-	for (int i = 1; i < argc; i++)
+	}
+	for (int i = optind; i < argc; i++)
 	{
 		struct pgc_error err;
 		struct recipe *r;
 		int npoints;
 
-		if (argv[i][0] == '-')
-			return cmd_usage_error(&cmd_recipe_check, "unknown option '%s'",
-								   argv[i]);
 		error_clear(&err);
-		r = recipe_load(argv[i], &err);
-		if (r && recipe_check_variables(r, NULL, 0, &err) < 0)
-		{
-			recipe_free(r);
-			r = NULL;
-		}
-		if (r == NULL)
+		if ((r = check_one(argv[i], vargs, nvargs, source, &err)) == NULL)
 		{
 			cmd_print_error(&err);
 			rc = cmd_exit_code(&err) > rc ? cmd_exit_code(&err) : rc;
@@ -68,6 +122,7 @@ recipe_check_fn(int argc, char **argv)
 			   npoints, npoints == 1 ? "" : "s");
 		recipe_free(r);
 	}
+	free(vargs);
 	return rc;
 }
 

@@ -128,6 +128,8 @@ cmd_print_error(const struct pgc_error *err)
 				err->message);
 		src = source_line(err->file, err->line);
 	}
+	else if (err->file[0])
+		fprintf(stderr, "%s: error: %s", err->file, err->message);
 	else
 		fprintf(stderr, "pgcliff: error: %s", err->message);
 	if (err->sqlstate[0])

@@ -2066,20 +2066,8 @@ build_variants(struct run *r, struct pgc_error *err)
 
 	if (!variants_need_source(r->vars, r->nvars))
 		return 0;
-	if (source == NULL)
-	{
-		for (int i = 0; i < r->nvars; i++)
-			if (r->vars[i].build)
-			{
-				error_set(err, PGC_ERR_USAGE,
-						  "variant '%s' is built from source, but no source "
-						  "tree is given",
-						  r->vars[i].name);
-				break;
-			}
-		error_hint(err, "give --source DIR, or source: in the recipe");
+	if (variants_check_source(r->vars, r->nvars, source, err) < 0)
 		return -1;
-	}
 	memset(&bo, 0, sizeof(bo));
 	bo.cache_dir = r->c.build_cache;
 	bo.progress = on_build_step;

@@ -58,6 +58,14 @@ int variants_build(struct variant *vs, int n, const char *source,
 /* Whether some variant builds from source. */
 bool variants_need_source(const struct variant *vs, int n);
 
+/*
+ * -1 with ERR (PGC_ERR_USAGE) when a variant builds from source and
+ * SOURCE (--source, else the recipe's source:) is NULL: what run refuses
+ * before anything starts, and recipe check with it.
+ */
+int variants_check_source(const struct variant *vs, int n, const char *source,
+						  struct pgc_error *err);
+
 /* The build of V for people: "NUM_XLOGINSERT_LOCKS=64, patch fix.patch". */
 void variant_describe_build(const struct variant *v, struct strbuf *out);
 

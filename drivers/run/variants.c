@@ -251,6 +251,25 @@ variants_need_source(const struct variant *vs, int n)
 }
 
 int
+variants_check_source(const struct variant *vs, int n, const char *source,
+					  struct pgc_error *err)
+{
+	if (source != NULL)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (vs[i].build)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "variant '%s' is built from source, but no source tree "
+					  "is given",
+					  vs[i].name);
+			error_hint(err, "give --source DIR, or source: in the recipe");
+			return -1;
+		}
+	return 0;
+}
+
+int
 variants_build(struct variant *vs, int n, const char *source,
 			   const struct build_options *o, struct pgc_error *err)
 {

@@ -50,7 +50,9 @@ done
 grep -qE '^pgcliff [0-9.]+ \(.+\)$' "$TMP/v" || fail "--version: $(cat "$TMP/v")"
 grep -qE '^libpq [0-9]+\.[0-9]+, SQLite [0-9.]+, store schema [0-9]+$' "$TMP/v" ||
 	fail "--version: $(cat "$TMP/v")"
-"$bin" recipe check "$TMP"/root/usr/share/pgcliff/recipes/*.yaml >"$TMP/c" 2>&1 ||
+# (the recipes of builds from source need a tree: any directory will do
+# for the check)
+"$bin" recipe check "$TMP"/root/usr/share/pgcliff/recipes/*.yaml --source "$TMP" >"$TMP/c" 2>&1 ||
 	fail "recipe check of the installed recipes: $(tail -3 "$TMP/c")"
 
 if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
