@@ -27,8 +27,7 @@ static const struct cmd_opt check_opts[] = {
 const struct cmd cmd_recipe_check = {
 	.name = "recipe check",
 	.summary = "validate recipes without running them",
-	.synopsis =
-		"RECIPE.yaml... [--variant NAME[:KEY=VALUE]]... [--source DIR]",
+	.synopsis = "RECIPE.yaml... [--variant V]... [--source DIR]",
 	.about =
 		"Loads each recipe and checks its keys, types, ranges, scripts and\n"
 		"variants with what run checks before it starts a server: a\n"
