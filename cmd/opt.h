@@ -26,31 +26,33 @@ enum cmd_opt_kind
 
 struct cmd_opt
 {
-	int id;            /* a short option's letter, or >= 256; 0 ends */
 	const char *name;  /* the long name, without "--" */
 	const char *arg;   /* the value's name in help ("LIST"); NULL: a flag */
 	const char *help;  /* lines separated by '\n', as --help prints them */
 	const char *value; /* what completes the value: NULL (anything),
-						* "<file>", "<dir>", "<yaml>", or words "fp dwarf" */
+						* "<file>", "<dir>", "<yaml>", "<user>", or words
+						* "fp dwarf" */
+	int id;            /* a short option's letter, or >= 256; 0 ends */
 	enum cmd_opt_kind kind;
 };
 
 /* an option's entry: CMD_OPT('c', "clients", "LIST", NULL, "help") */
-#define CMD_OPT(id, name, arg, value, help)                                   \
+#define CMD_OPT(id_, name_, arg_, value_, help_)                              \
 	{                                                                         \
-		id, name, arg, help, value, CMD_OPTION                                \
+		.name = name_, .arg = arg_, .help = help_, .value = value_,           \
+		.id = id_, .kind = CMD_OPTION                                         \
 	}
 #define CMD_OPT_END                                                           \
 	{                                                                         \
-		0, NULL, NULL, NULL, NULL, CMD_OPTION                                 \
+		.id = 0, .kind = CMD_OPTION                                           \
 	}
 #define CMD_OPT_HEADING(text)                                                 \
 	{                                                                         \
-		-1, NULL, NULL, text, NULL, CMD_HEADING                               \
+		.help = text, .id = -1, .kind = CMD_HEADING                           \
 	}
 #define CMD_OPT_TEXT(text)                                                    \
 	{                                                                         \
-		-1, NULL, NULL, text, NULL, CMD_TEXT                                  \
+		.help = text, .id = -1, .kind = CMD_TEXT                              \
 	}
 
 /* The ids of shared options: a verb's own ids stay below. */
