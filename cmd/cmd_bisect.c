@@ -3,6 +3,7 @@
  * bad revision that makes a recipe's figure worse (drivers/bisect).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,8 @@ const struct cmd cmd_bisect = {
 struct view
 {
 	bool quiet;
+	int steps_done;       /* steps ended so far */
+	double steps_seconds; /* what they took, builds included */
 };
 
 static void
@@ -104,7 +107,8 @@ on_run_event(void *arg, const struct run_event *ev)
 static void
 on_bisect_event(void *arg, const struct bisect_event *ev)
 {
-	(void) arg;
+	struct view *v = arg;
+
 	switch (ev->kind)
 	{
 		case BISECT_EV_RANGE:
@@ -115,8 +119,14 @@ on_bisect_event(void *arg, const struct bisect_event *ev)
 				   ev->steps_left == 1 ? "" : "s");
 			break;
 		case BISECT_EV_STEP_BEGIN:
-			printf("step %d: %.12s \"%s\" against good (%d more at most)\n",
+			/* the ETA: the steps left at the mean of those done */
+			printf("step %d: %.12s \"%s\" against good (%d more at most",
 				   ev->step, ev->revision, ev->subject, ev->steps_left);
+			if (v->steps_done > 0)
+				printf(", about %.0f min left at most",
+					   ceil(v->steps_seconds / v->steps_done *
+							(ev->steps_left + 1) / 60));
+			printf(")\n");
 			break;
 		case BISECT_EV_STEP_END:
 			printf("step %d: %.12s is %s (run %" PRId64 ", %.0f s): %s\n",
@@ -125,6 +135,8 @@ on_bisect_event(void *arg, const struct bisect_event *ev)
 				   : ev->outcome == CMP_OUTCOME_NO_REGRESSION ? "good"
 															  : "undecided",
 				   ev->run_id, ev->seconds, ev->detail ? ev->detail : "");
+			v->steps_done++;
+			v->steps_seconds += ev->seconds;
 			break;
 	}
 	fflush(stdout);
@@ -277,6 +289,7 @@ bisect_fn(int argc, char **argv)
 	bc.run.on_event = on_run_event;
 	bc.run.event_arg = &view;
 	bc.on_event = on_bisect_event;
+	bc.event_arg = &view;
 	cmd_install_signals();
 	if (cmd_open_store(&ctx, true) == NULL)
 		goto finish;

@@ -939,6 +939,64 @@ seconds_since(int64_t t0)
 	return (double) (clock_now_ns() - t0) / 1e9;
 }
 
+/*
+ * How long STEP took the last time a build of the same kind ran in this
+ * cache (a whole build has a configure step, a variant a change step),
+ * as its build.json says; 0 when none did.  What the progress line of a
+ * step says it will likely take.
+ */
+static double
+step_estimate(const struct job *j, const char *step)
+{
+	bool whole = strcmp(step, "configure") == 0 ||
+				 json_object_get(j->steps, "configure") != NULL;
+	bool change = json_object_get(j->steps, "change") != NULL;
+	DIR *d = opendir(j->cache);
+	struct dirent *e;
+	double best = 0;
+	time_t newest = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+	{
+		char *path;
+		struct stat st;
+		json_t *doc, *steps;
+
+		if (strlen(e->d_name) != 16 || strcmp(e->d_name, j->key) == 0)
+			continue;
+		path = xasprintf("%s/%s/build.json", j->cache, e->d_name);
+		if (stat(path, &st) == 0 && st.st_mtime >= newest &&
+			(doc = json_load_file(path, 0, NULL)) != NULL)
+		{
+			steps = json_object_get(doc, "steps");
+			if ((json_object_get(steps, "configure") != NULL) == whole &&
+				(json_object_get(steps, "change") != NULL) == change &&
+				json_is_number(json_object_get(steps, step)))
+			{
+				best = json_number_value(json_object_get(steps, step));
+				newest = st.st_mtime;
+			}
+			json_decref(doc);
+		}
+		free(path);
+	}
+	closedir(d);
+	return best;
+}
+
+/* " (about 76 s, as the last time)" for STEP, or "" */
+static void
+estimate_text(const struct job *j, const char *step, char *buf, size_t size)
+{
+	double s = step_estimate(j, step);
+
+	buf[0] = '\0';
+	if (s >= 1)
+		snprintf(buf, size, " (about %.0f s, as the last time)", s);
+}
+
 static void
 step_time(struct job *j, const char *step, int64_t t0)
 {
@@ -1116,8 +1174,11 @@ run_make(struct job *j, const char *tree, const char *target,
 	int64_t t0 = clock_now_ns();
 	int st;
 
+	char eta[64];
+
 	make_args(j, argv, jobs, sizeof(jobs), target, prefix);
-	progress(j, "make %s%s", target ? target : "", target ? "" : jobs);
+	estimate_text(j, target ? "install" : "make", eta, sizeof(eta));
+	progress(j, "make %s%s%s", target ? target : "", target ? "" : jobs, eta);
 	st = run_logged(argv, tree, j->logfd, j->o, err);
 	free(prefix);
 	if (st != 0)
@@ -1135,6 +1196,7 @@ run_configure(struct job *j, const char *tree, const char *prefix,
 	char **argv = xcalloc((size_t) n + 5, sizeof(*argv));
 	char *prefix_opt = xasprintf("--prefix=%s", prefix);
 	int64_t t0 = clock_now_ns();
+	char eta[64];
 	int st;
 
 	argv[0] = "./configure";
@@ -1142,7 +1204,8 @@ run_configure(struct job *j, const char *tree, const char *prefix,
 	argv[2] = prefix_opt;
 	for (int i = 0; i < n; i++)
 		argv[3 + i] = j->spec->configure[i];
-	progress(j, "configure");
+	estimate_text(j, "configure", eta, sizeof(eta));
+	progress(j, "configure%s", eta);
 	st = run_logged(argv, tree, j->logfd, j->o, err);
 	free(argv);
 	free(prefix_opt);

@@ -35,6 +35,11 @@ check_eq "variant's version" "$(cat "$TMP/v2")" "postgres (PostgreSQL) $version"
 [ "$v64_bin" != "$base_bin" ] || fail "the variant has the plain build's bindir"
 cmp -s "$base_bin/postgres" "$v64_bin/postgres" && fail "the variant's postgres is the plain one"
 "$PGCLIFF" build --source "$SRC" --cache "$CACHE" --define NUM_XLOGINSERT_LOCKS=64 --json >"$TMP/v64.json" 2>/dev/null
+# the provenance against its schema (schemas/json/build.schema.json), as
+# every build.json of the cache
+. "$ROOT/tests/cli/validate_lib.sh"
+validate build "$TMP/v64.json" "$CACHE"/*/build.json >"$TMP/schema.out" 2>&1 ||
+	fail "build --json against its schema: $(head -5 "$TMP/schema.out")"
 grep -q '"incremental": true' "$TMP/v64.json" || fail "variant not built from the plain tree"
 # the JSON's fields, not its layout (build.json is indented)
 check_eq "define provenance" "$(sqlite3 :memory: "SELECT json_extract(j, '\$.defines[0].name') || ' ' || json_extract(j, '\$.defines[0].value') || ' ' || json_extract(j, '\$.defines[0].was') || ' ' || json_extract(j, '\$.defines[0].file') FROM (SELECT CAST(readfile('$TMP/v64.json') AS TEXT) AS j)")" \
@@ -139,6 +144,9 @@ PATCH
 check_eq "broken build exit" $? 69
 cat "$TMP/broken"
 grep -q "error: build broken: make failed" "$TMP/broken" || fail "broken: no error"
+# a variant was built before (locks64): its make says how long it took
+grep -qE '^build broken: make -j[0-9]+ \(about [0-9]+ s, as the last time\)$' "$TMP/broken" ||
+	fail "broken: no estimate on the make line"
 grep -q "last lines of .*/build.log" "$TMP/broken" || fail "broken: no log tail"
 grep -q "#error pgcliff test: this build must fail" "$TMP/broken" || fail "broken: the tail misses the compiler's error"
 bkey=$(sed -n 's|.*last lines of .*/\([0-9a-f]\{16\}\)/build.log.*|\1|p' "$TMP/broken" | head -1)
