@@ -213,6 +213,13 @@ int cmd_ctx_finish(struct cmd_ctx *ctx);
 int cmd_write_output(const char *path, const struct strbuf *out,
 					 struct pgc_error *err);
 
+/*
+ * A JSON document OUT as show and list print it: indented on a terminal,
+ * one compact line into a pipe or file (what tools read); the text is
+ * jansson's either way, numbers as rounded.
+ */
+void cmd_json_for_stdout(struct strbuf *out);
+
 /* True when argv has --help or -? (-h is --host): the command prints its
  * usage. */
 int cmd_wants_help(const struct cmd *c, int argc, char **argv);

@@ -91,6 +91,8 @@ list_fn(int argc, char **argv)
 		struct strbuf out = STRBUF_INIT;
 
 		report_runs_export(&out, rows, n, strcmp(format, "csv") == 0);
+		if (strcmp(format, "json") == 0)
+			cmd_json_for_stdout(&out);
 		fputs(out.buf ? out.buf : "", stdout);
 		strbuf_release(&out);
 		store_runs_free(rows, n);

@@ -726,7 +726,10 @@ export_run(struct store *st, const struct store_run_row *run, bool series,
 	x.series = ser;
 	x.nseries = nser;
 	if (!csv)
+	{
 		report_run_export(&out, &x);
+		cmd_json_for_stdout(&out);
+	}
 	else if (series)
 		report_series_csv(&out, &x);
 	else

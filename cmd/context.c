@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "cmd.h"
 #include "recipe.h"
@@ -207,4 +210,23 @@ cmd_write_output(const char *path, const struct strbuf *out,
 	fputs(text, stdout);
 	fflush(stdout);
 	return 0;
+}
+
+void
+cmd_json_for_stdout(struct strbuf *out)
+{
+	json_t *doc;
+	char *text;
+
+	if (isatty(STDOUT_FILENO) || out->buf == NULL ||
+		(doc = json_loads(out->buf, JSON_DECODE_ANY, NULL)) == NULL)
+		return;
+	text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(15));
+	json_decref(doc);
+	if (text == NULL)
+		return;
+	strbuf_reset(out);
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
+	free(text);
 }

@@ -38,8 +38,14 @@ grep -q "^$run,.*,txid_current,ok,3,default"$'\r'"$" "$TMP/list.csv" || fail "li
 check_eq "series csv: a row per second" "$(wc -l <"$TMP/series.csv")" 7
 check_eq "series csv: the stored transactions" "$(awk -F, 'NR > 1 {s += $8} END {print s}' "$TMP/series.csv")" "$(sql "SELECT sum(transactions) FROM point WHERE run_id = $run")"
 "$PGCLIFF" show "$run" --format json --series >"$TMP/show.json"
-grep -q '^  "pgcliff_run": 1,$' "$TMP/show.json" || fail "show json: no version"
-check_eq "show json: points" "$(grep -c '"workload": "txid"' "$TMP/show.json")" 3
+# into a file: one line of compact JSON (indented on a terminal)
+check_eq "show json into a file: one line" "$(wc -l <"$TMP/show.json")" 1
+check_eq "show json: the version" "$(jq '.pgcliff_run' "$TMP/show.json")" 1
+check_eq "show json: points" "$(jq '[.points[] | select(.workload == "txid")] | length' "$TMP/show.json")" 3
+if command -v script >/dev/null; then
+	script -qc "$PGCLIFF show $run --format json" /dev/null >"$TMP/show_tty.json" 2>&1
+	grep -q '^  "pgcliff_run": 1,' "$TMP/show_tty.json" || fail "show json on a terminal: not indented"
+fi
 "$PGCLIFF" show "$run" --recipe | cmp -s - "$ROOT/recipes/txid_current.yaml" || fail "show --recipe: not the recipe's text"
 grep -qE "^point 3 of 3: clients 4, repeat 1 of 1 \([0-9]+:[0-9]{2} elapsed, about [0-9]+:[0-9]{2} left\)$" "$TMP/out" ||
 	fail "point lines: no elapsed and left: $(grep '^point' "$TMP/out")"
