@@ -62,6 +62,10 @@ cat "$TMP/out"
 check_eq "bisect exit (found)" $rc 1
 [ $rc -le 2 ] || cat "$TMP/err"
 grep -q "^bisect: 4 commits after good up to bad " "$TMP/out" || fail "no range line"
+# from the second step on, how long the rest will take at most
+grep -qE '^step 1: .* \([0-9]+ more at most\)$' "$TMP/out" || fail "step 1: no steps-left line"
+grep -qE '^step 2: .* \([0-9]+ more at most, about [0-9]+ min left at most\)$' "$TMP/out" ||
+	fail "step 2: no ETA"
 grep -q "^first bad commit: $COST \"pg_current_xact_id: wait 300 us\"" "$TMP/out" ||
 	fail "the first bad commit is not the cost's"
 b=$(sql "SELECT max(id) FROM bisect")
@@ -156,5 +160,45 @@ grep -q "bisect makes its own variants" "$TMP/e5" || fail "variants: $(cat "$TMP
 	--variant a:revision=HEAD~4 --variant b:revision=nope >/dev/null 2>"$TMP/e6"
 check_eq "run --variant with an unknown revision: exit" $? 64
 grep -q 'no commit "nope"' "$TMP/e6" || fail "run --variant revision: $(cat "$TMP/e6")"
+
+# --- the example CI jobs (recipes/ci/): their compare step run as written,
+# in a workspace laid out as the job's (the fork's checkout in postgres/,
+# pgcliff's sources beside it), with the PR's revisions, this test's binary,
+# build cache and a short run; the cost commit against good is a REGRESSION
+ci_step() {	# ci_step FILE: the step's environment and command, as shell
+	local py
+	for py in $(type -ap python3); do "$py" -c 'import yaml' 2>/dev/null && break; done
+	"$py" - "$1" <<'PY'
+import shlex, sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+if "jobs" in doc:  # GitHub Actions: the step whose id is compare
+    step = next(s for j in doc["jobs"].values() for s in j["steps"] if s.get("id") == "compare")
+    env, cmd = step.get("env", {}), step["run"]
+else:  # GitLab CI: the job's last script line
+    env, cmd = doc["pgcliff"]["variables"], doc["pgcliff"]["script"][-1]
+for k, v in env.items():
+    print(f"export {k}={shlex.quote(str(v))}")
+print("# the test's own, over the job's")
+print('export BASE=$T_GOOD HEAD=$T_COST PG_TREE=postgres PGCLIFF=$T_PGCLIFF PGCLIFF_BUILD_CACHE=$T_CACHE')
+print('export BUDGET=2min PGCLIFF_ARGS="-c 1 -T 1s"')
+print(cmd)
+PY
+}
+for ci in github-actions gitlab-ci; do
+	ws=$TMP/ws-$ci
+	mkdir -p "$ws" && ln -s "$REPO" "$ws/postgres" && ln -s "$ROOT" "$ws/pgcliff" &&
+		ln -s "$ROOT" "$ws/pgcliff-src"
+	ci_step "$ROOT/recipes/ci/$ci.yml" >"$TMP/$ci.sh" || fail "$ci: no compare step"
+	grep -q 'compare_pr.sh$' "$TMP/$ci.sh" || fail "$ci: the step does not run compare_pr.sh: $(tail -1 "$TMP/$ci.sh")"
+	(cd "$ws" && T_GOOD=$GOOD T_COST=$COST T_PGCLIFF=$PGCLIFF T_CACHE=$CACHE \
+		env -u GITHUB_ACTIONS -u GITHUB_STEP_SUMMARY bash "$TMP/$ci.sh") >"$TMP/$ci.out" 2>"$TMP/$ci.err"
+	check_eq "$ci: the step's exit (the cost is a regression)" $? 1
+	grep -q '^### pgcliff compare pr_vs_base: REGRESSION' "$TMP/$ci.out" ||
+		fail "$ci: no Markdown verdict: $(head -5 "$TMP/$ci.out") $(tail -5 "$TMP/$ci.err")"
+	for f in junit.xml bmf.json report.html pgcliff.db; do
+		[ -s "$ws/pgcliff-out/$f" ] || fail "$ci: no pgcliff-out/$f"
+	done
+	grep -q '<failure' "$ws/pgcliff-out/junit.xml" || fail "$ci: the JUnit report has no failure"
+done
 
 finish
