@@ -110,6 +110,8 @@ print_lines(FILE *f, const char *text, int col)
 {
 	const char *p = text;
 
+	if (*p == '\0')
+		fputc('\n', f); /* no text: the line still ends */
 	while (*p)
 	{
 		const char *nl = strchr(p, '\n');
