@@ -8,9 +8,6 @@
 # patch that breaks the compile (the log's tail shown, nothing cached), and
 # two pgcliff processes building the same new key at once.
 . "$(dirname "$0")/lib.sh"
-# beside the other tests (not RUN_SERIAL, tests/CMakeLists.txt): the
-# compiles take only the CPU they leave
-renice -n 19 $$ >/dev/null
 pg_source
 version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$SRC/configure")
 echo "source: $SRC ($version)"
