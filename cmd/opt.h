@@ -39,8 +39,8 @@ struct cmd_opt
 /* an option's entry: CMD_OPT('c', "clients", "LIST", NULL, "help") */
 #define CMD_OPT(id_, name_, arg_, value_, help_)                              \
 	{                                                                         \
-		.name = name_, .arg = arg_, .help = help_, .value = value_,           \
-		.id = id_, .kind = CMD_OPTION                                         \
+		.name = (name_), .arg = (arg_), .help = (help_), .value = (value_),   \
+		.id = (id_), .kind = CMD_OPTION                                       \
 	}
 #define CMD_OPT_END                                                           \
 	{                                                                         \
@@ -48,11 +48,11 @@ struct cmd_opt
 	}
 #define CMD_OPT_HEADING(text)                                                 \
 	{                                                                         \
-		.help = text, .id = -1, .kind = CMD_HEADING                           \
+		.help = (text), .id = -1, .kind = CMD_HEADING                         \
 	}
 #define CMD_OPT_TEXT(text)                                                    \
 	{                                                                         \
-		.help = text, .id = -1, .kind = CMD_TEXT                              \
+		.help = (text), .id = -1, .kind = CMD_TEXT                            \
 	}
 
 /* The ids of shared options: a verb's own ids stay below. */
