@@ -893,6 +893,13 @@ parse_options(int argc, char **argv, struct run_opts *o)
 											   &o->count_txns)) != 0)
 					return rc;
 				break;
+			case 'i':
+				/* -i or --initialize alone went to init (run_fn); here it
+				 * came grouped with other letters */
+				return cmd_usage_error(&cmd_run,
+									   "-i (--initialize) goes on its own, "
+									   "as pgbench's: pgcliff run -i [init's "
+									   "options]");
 			case OPT_UNTIL_DECIDED:
 				o->until_decided = true;
 				break;
