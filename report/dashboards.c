@@ -45,19 +45,16 @@ struct bench
 	int n, ninstr;
 };
 
-static int
-cmp_double(const void *a, const void *b)
+/* the lowest and highest of V's N values */
+static void
+bounds(const double *v, int n, double *lo, double *hi)
 {
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t) n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*lo = *hi = v[0];
+	for (int i = 1; i < n; i++)
+	{
+		*lo = fmin(*lo, v[i]);
+		*hi = fmax(*hi, v[i]);
+	}
 }
 
 static bool
@@ -130,13 +127,15 @@ bench_name(const struct report_export_run *x, const struct bench *b)
 
 /* {"value": median, "lower_value": min, "upper_value": max} times SCALE */
 static json_t *
-bmf_measure(double *v, int n, double scale)
+bmf_measure(const double *v, int n, double scale)
 {
-	double med = median(v, n) * scale;
+	double lo, hi;
 
-	return json_pack("{s:o, s:o, s:o}", "value", report_json_num(med, "%.6g"),
-					 "lower_value", report_json_num(v[0] * scale, "%.6g"),
-					 "upper_value", report_json_num(v[n - 1] * scale, "%.6g"));
+	bounds(v, n, &lo, &hi);
+	return json_pack("{s:o, s:o, s:o}", "value",
+					 report_json_num(report_median(v, n) * scale, "%.6g"),
+					 "lower_value", report_json_num(lo * scale, "%.6g"),
+					 "upper_value", report_json_num(hi * scale, "%.6g"));
 }
 
 /*
@@ -188,18 +187,18 @@ write_benchmark_action(struct strbuf *out, const struct report_export_run *x)
 	for (int i = 0; i < nb; i++)
 	{
 		char *name = bench_name(x, &b[i]);
-		double med = median(b[i].tps, b[i].n);
-		double lat = median(b[i].lat_avg, b[i].n);
-		double p99 = median(b[i].lat_p99, b[i].n);
+		double med = report_median(b[i].tps, b[i].n);
+		double lat = report_median(b[i].lat_avg, b[i].n);
+		double p99 = report_median(b[i].lat_p99, b[i].n);
+		double lo, hi;
 		char range[64], extra[256];
 
-		snprintf(range, sizeof(range), "± %.3f",
-				 (b[i].tps[b[i].n - 1] - b[i].tps[0]) / 2);
+		bounds(b[i].tps, b[i].n, &lo, &hi);
+		snprintf(range, sizeof(range), "± %.3f", (hi - lo) / 2);
 		snprintf(extra, sizeof(extra),
 				 "run %" PRId64 ", median of %d repeat%s (min %.3f, max "
 				 "%.3f); latency avg %.3f ms, p99 %.3f ms",
-				 x->run->id, b[i].n, b[i].n == 1 ? "" : "s", b[i].tps[0],
-				 b[i].tps[b[i].n - 1], lat, p99);
+				 x->run->id, b[i].n, b[i].n == 1 ? "" : "s", lo, hi, lat, p99);
 		json_array_append_new(
 			doc, json_pack("{s:s, s:s, s:o, s:s, s:s}", "name", name, "unit",
 						   "tps", "value", report_json_num(med, "%.3f"),
