@@ -508,6 +508,17 @@ first_word(const char *name)
 	return sp ? (size_t) (sp - name) : strlen(name);
 }
 
+/* whether COMMANDS[I] shares its first word with the one before it: a
+ * later command of a group such as "recipe check", "recipe explain" */
+static bool
+same_group(const struct cmd *const *commands, size_t i)
+{
+	size_t len = first_word(commands[i]->name);
+
+	return i > 0 && first_word(commands[i - 1]->name) == len &&
+		   strncmp(commands[i - 1]->name, commands[i]->name, len) == 0;
+}
+
 /* a bash compgen for VALUE (opt.h's forms) into COMPREPLY */
 static void
 bash_compgen(FILE *f, const char *value)
@@ -544,9 +555,7 @@ write_bash(FILE *f, const struct cmd *const *commands, size_t n)
 		size_t len = first_word(commands[i]->name);
 
 		/* a two-word command's first word once */
-		if (i > 0 &&
-			strncmp(commands[i - 1]->name, commands[i]->name, len) == 0 &&
-			first_word(commands[i - 1]->name) == len)
+		if (same_group(commands, i))
 			continue;
 		fprintf(f, "%s%.*s", i ? " " : "", (int) len, commands[i]->name);
 	}
@@ -559,9 +568,7 @@ write_bash(FILE *f, const struct cmd *const *commands, size_t n)
 	{
 		size_t len = first_word(commands[i]->name);
 
-		if (commands[i]->name[len] != ' ' ||
-			(i > 0 &&
-			 strncmp(commands[i - 1]->name, commands[i]->name, len + 1) == 0))
+		if (commands[i]->name[len] != ' ' || same_group(commands, i))
 			continue;
 		fprintf(f,
 				"\t%.*s)\n\t\tif ((COMP_CWORD == 2)); then\n"
@@ -675,8 +682,7 @@ write_zsh(FILE *f, const struct cmd *const *commands, size_t n)
 
 		if (commands[i]->name[len] == ' ')
 		{
-			if (i > 0 && strncmp(commands[i - 1]->name, commands[i]->name,
-								 len + 1) == 0)
+			if (same_group(commands, i))
 				continue;
 			fprintf(f, "\t\t'%.*s:%.*s commands'\n", (int) len,
 					commands[i]->name, (int) len, commands[i]->name);
@@ -699,9 +705,7 @@ write_zsh(FILE *f, const struct cmd *const *commands, size_t n)
 	{
 		size_t len = first_word(commands[i]->name);
 
-		if (commands[i]->name[len] != ' ' ||
-			(i > 0 &&
-			 strncmp(commands[i - 1]->name, commands[i]->name, len + 1) == 0))
+		if (commands[i]->name[len] != ' ' || same_group(commands, i))
 			continue;
 		fprintf(f,
 				"\t%.*s)\n\t\tif ((CURRENT == 2)); then\n"
