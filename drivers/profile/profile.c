@@ -436,12 +436,79 @@ double_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* Entries of the same function (module and name) next to each other. */
+static int
+entry_name_cmp(const void *a, const void *b)
+{
+	const struct profile_entry *x = a, *y = b;
+	int c = strcmp(x->dso, y->dso);
+
+	return c ? c : strcmp(x->symbol, y->symbol);
+}
+
+/*
+ * One line of perf report's into E: "  28.51%  65  2916:postgres  postgres
+ * [.] GetSnapshotData", with CHILDREN the inclusive share first.  The
+ * command (after "PID:") may hold spaces, a module does not: the module is
+ * the word before the first " [x] ", the function all after it.  false for
+ * a line that is not an entry.
+ */
+static bool
+parse_line(const char *l, bool children, struct profile_entry *e)
+{
+	double pct, incl = NAN;
+	unsigned long long count;
+	long pid;
+	int used = 0;
+	const char *rest, *kind = NULL, *dso;
+	size_t sl;
+
+	if (children
+			? sscanf(l, " %lf%% %lf%% %llu %ld:%n", &incl, &pct, &count, &pid,
+					 &used) != 4
+			: sscanf(l, " %lf%% %llu %ld:%n", &pct, &count, &pid, &used) != 3)
+		return false;
+	if (used == 0)
+		return false;
+	rest = l + used;
+	for (const char *c = rest; c[0] && c[1] && c[2] && c[3] && c[4]; c++)
+		if (c[0] == ' ' && c[1] == '[' && c[3] == ']' && c[4] == ' ')
+		{
+			kind = c;
+			break;
+		}
+	if (kind == NULL)
+		return false;
+	for (dso = kind; dso > rest && dso[-1] == ' '; dso--)
+		;
+	for (sl = 0; dso > rest && dso[-1] != ' '; dso--, sl++)
+		;
+	if (sl == 0)
+		return false;
+	e->dso = xstrndup(dso, sl);
+	for (l = kind + 4; *l == ' '; l++)
+		;
+	sl = strlen(l);
+	while (sl > 0 && (l[sl - 1] == ' ' || l[sl - 1] == '\t'))
+		sl--;
+	if (sl == 0)
+	{
+		free(e->dso);
+		return false;
+	}
+	e->symbol = xstrndup(l, sl);
+	e->pct = pct;
+	e->inclusive = incl;
+	e->count = count;
+	return true;
+}
+
 int
 profile_parse(const char *text, bool children, int top,
 			  struct profile_entry **out, int *n, uint64_t *total)
 {
 	struct profile_entry *e = NULL;
-	int ne = 0, ae = 0;
+	int ne = 0, ae = 0, merged = 0;
 	double self_sum = 0; /* perf's self shares: the filtered samples' */
 	bool consistent = true;
 
@@ -451,44 +518,38 @@ profile_parse(const char *text, bool children, int top,
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t) (nl - line) : strlen(line);
 		char *l = xstrndup(line, len);
-		double pct, incl = NAN;
-		unsigned long long count;
-		char dso[512], kind[8];
-		int used = 0;
-		bool ok;
 
 		line = nl ? nl + 1 : NULL;
-		/* "    28.51%            65  postgres  [.] GetSnapshotData", with
-		 * children "    40.02%    28.51%    65  postgres  [.] ..." */
-		if (children)
-			ok = sscanf(l, " %lf%% %lf%% %llu %511s %7s %n", &incl, &pct,
-						&count, dso, kind, &used) == 5;
-		else
-			ok = sscanf(l, " %lf%% %llu %511s %7s %n", &pct, &count, dso, kind,
-						&used) == 4;
-		if (ok && used > 0 && kind[0] == '[' && l[used] != '\0')
+		if (ne == ae)
 		{
-			char *sym = l + used;
-			size_t sl = strlen(sym);
-
-			while (sl > 0 && (sym[sl - 1] == ' ' || sym[sl - 1] == '\t'))
-				sym[--sl] = '\0';
-			if (ne == ae)
-			{
-				ae = ae ? 2 * ae : 64;
-				e = xrealloc(e, (size_t) ae * sizeof(*e));
-			}
-			e[ne].dso = xstrdup(dso);
-			e[ne].symbol = xstrdup(sym);
-			e[ne].pct = pct;
-			e[ne].inclusive = incl;
-			e[ne].count = count;
-			*total += count;
-			self_sum += pct;
+			ae = ae ? 2 * ae : 64;
+			e = xrealloc(e, (size_t) ae * sizeof(*e));
+		}
+		if (parse_line(l, children, &e[ne]))
+		{
+			*total += e[ne].count;
+			self_sum += e[ne].pct;
 			ne++;
 		}
 		free(l);
 	}
+	/* one entry per function: perf's are per process (its samples belong
+	 * to one process each, so the shares add up) */
+	if (ne > 1)
+		qsort(e, (size_t) ne, sizeof(*e), entry_name_cmp);
+	for (int i = 0; i < ne; i++)
+	{
+		if (merged > 0 && entry_name_cmp(&e[merged - 1], &e[i]) == 0)
+		{
+			e[merged - 1].pct += e[i].pct;
+			e[merged - 1].inclusive += e[i].inclusive;
+			e[merged - 1].count += e[i].count;
+			free(e[i].dso), free(e[i].symbol);
+		}
+		else
+			e[merged++] = e[i];
+	}
+	ne = merged;
 	/* shares of these samples: perf's are of every CPU's with --pid; the
 	 * inclusive ones scale as the self ones sum */
 	for (int i = 0; i < ne; i++)
@@ -507,8 +568,9 @@ profile_parse(const char *text, bool children, int top,
 			e[i].inclusive = NAN;
 		}
 	}
-	/* shares past the whole: perf's chains do not add up (samples lost
-	 * under load); the self shares stand, the inclusive ones are none */
+	/* shares past the whole: perf's chains do not add up (lines kept or
+	 * dropped whole by --pid did that before the process was in the sort
+	 * key); the self shares stand, the inclusive ones are none */
 	for (int i = 0; i < ne && !consistent; i++)
 		e[i].inclusive = NAN;
 	if (ne > 1)
@@ -565,8 +627,9 @@ profile_report(struct profile *p, int top, struct profile_entry **out, int *n,
 					  "--percent-limit",
 					  "0",
 					  "-F",
-					  children ? "overhead_children,overhead,sample,dso,sym"
-							   : "overhead,sample,dso,sym"};
+					  children
+						  ? "overhead_children,overhead,sample,pid,dso,sym"
+						  : "overhead,sample,pid,dso,sym"};
 	int k = 11;
 	int fd, logfd, rc;
 	struct process_io io;

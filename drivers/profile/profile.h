@@ -110,15 +110,19 @@ int profile_report(struct profile *p, int top, struct profile_entry **out,
 				   int *n, uint64_t *total, struct pgc_error *err);
 
 /*
- * `perf report --stdio -q -F overhead,sample,dso,sym` text into entries,
- * as profile_report() reads it: every line, largest share first, the
+ * `perf report --stdio -q -F overhead,sample,pid,dso,sym` text into
+ * entries, as profile_report() reads it: perf's lines are per process
+ * (with the process in the sort key perf's --pid filter is exact: without
+ * it, a line such as the kernel's pvm_irq_enable gathers the samples of
+ * every process and is kept or dropped whole, and a server's profile
+ * counted 115 of its 264 samples, or 71 of the driver's besides, in runs
+ * here), one entry per function sums them; largest share first, the
  * samples summed into *TOTAL, each share its samples over that total
  * (perf's own percentages may be of every CPU's samples).  CHILDREN: the
- * text is `--children -F overhead_children,overhead,sample,dso,sym`; both
- * shares are then perf's (weighed by the samples' periods) scaled to the
- * listed entries' sum, and where an inclusive share exceeds the whole
- * (perf lost samples under load) none has one.  Lines that are not
- * entries are skipped.
+ * text is `--children -F overhead_children,overhead,sample,pid,dso,sym`;
+ * both shares are then perf's (weighed by the samples' periods) scaled to
+ * the listed entries' sum, and where an inclusive share still exceeds the
+ * whole none has one.  Lines that are not entries are skipped.
  */
 int profile_parse(const char *text, bool children, int top,
 				  struct profile_entry **out, int *n, uint64_t *total);

@@ -1,8 +1,8 @@
 /*
  * test_profile.c - what profile.c reads: perf report's lines into
- * entries (largest first, the top kept, every sample counted, each share
- * of the samples listed, other lines skipped), and a process's children
- * from /proc.
+ * entries (one per function, its processes' lines summed; largest first,
+ * the top kept, every sample counted, each share of the samples listed,
+ * other lines skipped), and a process's children from /proc.
  */
 #include <math.h>
 #include <signal.h>
@@ -17,24 +17,27 @@
 static const char report[] =
 	"# To display the perf.data header info, please use --header\n"
 	"\n"
-	"     1.36%             2  postgres              [.] LWLockRelease\n"
-	"    63.27%            93  [kernel.kallsyms]     [k] pvm_irq_enable\n"
-	"    12.24%            18  libc.so.6             [.] epoll_wait\n"
-	"     0.68%             1  postgres              [.] 0x00000000004f1a2c\n"
-	"     0.68%             1  postgres              [.] hash_search (inlined)\n"
+	"     1.36%             2     2916:postgres  postgres              [.] LWLockRelease\n"
+	"    50.00%            70     2916:postgres  [kernel.kallsyms]     [k] pvm_irq_enable\n"
+	"    12.24%            18     2907:postgres  libc.so.6             [.] epoll_wait\n"
+	"     0.68%             1     2916:postgres  postgres              [.] 0x00000000004f1a2c\n"
+	"     0.68%             1     2916:postgres  postgres              [.] hash_search (inlined)\n"
+	"    13.27%            23     2920:pg worker 2  [kernel.kallsyms]  [k] pvm_irq_enable\n"
 	"garbage line\n"
-	"     5.00%            xx  postgres              [.] notanumber\n";
+	"     5.00%            xx     2916:postgres  postgres              [.] notanumber\n"
+	"     5.00%             7     2916:postgres  postgres\n";
 
-/* --children: inclusive, self, samples; perf's shares of every CPU's
- * samples (the server's are 50 % of them here) */
+/* --children: inclusive, self, samples, per process; perf's shares of
+ * every CPU's samples (the server's are 50 % of them here) */
 static const char children[] =
-	"    45.00%     0.00%             0  postgres              [.] PostgresMain\n"
-	"    40.00%     0.00%             0  postgres              [.] exec_simple_query\n"
-	"    30.00%    30.00%            60  [kernel.kallsyms]     [k] pvm_irq_enable\n"
-	"    12.00%    10.00%            20  postgres              [.] GetSnapshotData\n"
-	"     6.00%     6.00%            12  libc.so.6             [.] memcpy\n"
-	"     4.00%     4.00%             8  postgres              [.] hash_search\n"
-	"    30.00%     0.00%             0  postgres              [.] a self line\n";
+	"    25.00%     0.00%             0     2916:postgres  postgres              [.] PostgresMain\n"
+	"    20.00%     0.00%             0     2917:postgres  postgres              [.] PostgresMain\n"
+	"    40.00%     0.00%             0     2916:postgres  postgres              [.] exec_simple_query\n"
+	"    30.00%    30.00%            60     2916:postgres  [kernel.kallsyms]     [k] pvm_irq_enable\n"
+	"    12.00%    10.00%            20     2917:postgres  postgres              [.] GetSnapshotData\n"
+	"     6.00%     6.00%            12     2916:postgres  libc.so.6             [.] memcpy\n"
+	"     4.00%     4.00%             8     2916:postgres  postgres              [.] hash_search\n"
+	"    30.00%     0.00%             0     2916:postgres  postgres              [.] a self line\n";
 
 int
 main(void)
@@ -49,6 +52,8 @@ main(void)
 	CHECK_INT(profile_parse(report, false, 0, &e, &n, &total), 0);
 	CHECK_INT(n, 5);
 	CHECK_INT(total, 115);
+	/* one function of two processes (one whose command holds spaces): one
+	 * entry, their samples summed */
 	CHECK_STR(e[0].symbol, "pvm_irq_enable");
 	CHECK_STR(e[0].dso, "[kernel.kallsyms]");
 	CHECK_INT(e[0].count, 93);
@@ -80,7 +85,7 @@ main(void)
 	/* call graphs: inclusive shares scaled as the self ones (perf's self
 	 * shares sum to 50 %: the server's half of the samples) */
 	CHECK_INT(profile_parse(children, true, 0, &e, &n, &total), 0);
-	CHECK_INT(n, 7);
+	CHECK_INT(n, 7); /* PostgresMain's two processes: one entry */
 	CHECK_INT(total, 100);
 	CHECK_STR(e[0].symbol, "pvm_irq_enable");
 	CHECK(fabs(e[0].pct - 60.0) < 1e-9);
@@ -107,9 +112,10 @@ main(void)
 		  strcmp(e[3].symbol, "exec_simple_query") == 0);
 	profile_entries_free(e, n);
 	/* chains past the whole (perf lost samples): self shares only */
-	CHECK_INT(profile_parse("    90.00%    10.00%     5  postgres  [.] a\n"
-							"    10.00%    10.00%     5  postgres  [.] b\n",
-							true, 0, &e, &n, &total),
+	CHECK_INT(profile_parse(
+				  "    90.00%    10.00%     5  1:postgres  postgres  [.] a\n"
+				  "    10.00%    10.00%     5  1:postgres  postgres  [.] b\n",
+				  true, 0, &e, &n, &total),
 			  0);
 	CHECK_INT(n, 2);
 	CHECK(isnan(e[0].inclusive) && isnan(e[1].inclusive));
