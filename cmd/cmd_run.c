@@ -24,6 +24,7 @@
 #include "pginit.h"
 #include "recipe.h"
 #include "compare.h"
+#include "dist.h"
 #include "report.h"
 #include "run.h"
 #include "sequential.h"
@@ -80,6 +81,8 @@ struct run_opts
 	int profile_hz;        /* --profile[=HZ] > 0, --no-profile -1 */
 	int profile_callgraph; /* --profile-callgraph: enum profile_callgraph */
 	int workers;           /* --workers */
+	const char *key_file;  /* --key-file, else $PGCLIFF_KEY_FILE */
+	struct dist_key key;   /* its secret, with --workers */
 	int64_t worker_timeout_ns;  /* --worker-timeout */
 	double max_clock_offset_ms; /* --max-clock-offset */
 	enum cmp_rule rule;         /* --rule: what makes a REGRESSION */
@@ -274,6 +277,7 @@ static const struct cmd_opt run_opts[] = {
 			"processes (pgcliff worker, on this host or\n"
 			"others) that meet in the store, which must\n"
 			"be PostgreSQL (--db postgresql://...)"),
+	CMD_OPT_KEY_FILE_ENTRY,
 	CMD_OPT(OPT_WORKER_TIMEOUT, "worker-timeout", "DUR", NULL,
 			"how long the workers may take to claim and\n"
 			"connect their shares (default 60s)"),
@@ -604,6 +608,18 @@ check_options(int argc, char **argv, struct run_opts *o)
 		return cmd_usage_error(&cmd_run,
 							   "--until-decided chooses the repeats: give "
 							   "--max-repeats, not --repeat");
+	if (o->key_file && o->workers == 0)
+		return cmd_usage_error(&cmd_run, "--key-file goes with --workers");
+	/* workers run only work signed with the secret they share with us */
+	if (o->workers > 0 && o->key_file == NULL &&
+		(o->key_file = getenv("PGCLIFF_KEY_FILE")) && o->key_file[0] == '\0')
+		o->key_file = NULL;
+	if (o->workers > 0 && o->key_file == NULL)
+		return cmd_usage_error(&cmd_run,
+							   "--workers needs --key-file (or "
+							   "PGCLIFF_KEY_FILE): workers run only work "
+							   "signed with the secret they share with the "
+							   "run");
 	if (o->nscript_args)
 	{
 		size_t n;
@@ -820,6 +836,9 @@ parse_options(int argc, char **argv, struct run_opts *o)
 						&cmd_run,
 						"invalid number of workers \"%s\" (1 to 1000)",
 						optarg);
+				break;
+			case CMD_OPT_KEY_FILE:
+				o->key_file = optarg;
 				break;
 			case OPT_WORKER_TIMEOUT:
 				o->worker_timeout_ns = recipe_parse_duration_ns(optarg);
@@ -1250,6 +1269,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
 	c->workers = o->workers;
+	c->worker_key = o->workers > 0 ? &o->key : NULL;
 	c->worker_timeout_ns = o->worker_timeout_ns;
 	c->max_clock_offset_ms = o->max_clock_offset_ms;
 	c->profile_hz = o->profile_hz;
@@ -1300,6 +1320,9 @@ run_fn(int argc, char **argv)
 		return shown ? EXIT_OK : rc;
 	}
 	cmd_ctx_init(&ctx, &cmd_run, o.db);
+	/* before any server starts */
+	if (o.workers > 0 && dist_key_load(o.key_file, &o.key, &ctx.err) < 0)
+		goto out;
 	if (!o.seed_set)
 		o.seed = cmd_draw_seed();
 	if (o.random_seed_given)

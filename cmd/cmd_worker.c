@@ -22,8 +22,12 @@ enum
 	OPT_NAME = 256,
 	OPT_IDLE,
 	OPT_SHARES,
-	OPT_ALLOW_SHELL
+	OPT_ALLOW_SHELL,
+	OPT_ALLOW_HOST
 };
+
+/* --allow-host, at most this many */
+#define MAX_ALLOW_HOSTS 64
 
 static const struct cmd_opt worker_opts[] = {
 	CMD_OPT_DB_ENTRY,
@@ -34,6 +38,13 @@ static const struct cmd_opt worker_opts[] = {
 			"stop after this long without work (default\n"
 			"10min; 0: never)"),
 	CMD_OPT(OPT_SHARES, "shares", "N", NULL, "stop after N shares"),
+	CMD_OPT_KEY_FILE_ENTRY,
+	CMD_OPT(OPT_ALLOW_HOST, "allow-host", "HOST", "<host>",
+			"a host the run's servers may be on (a name,\n"
+			"an address, or a socket directory and those\n"
+			"below it; again for more).  The store's host\n"
+			"is allowed; a share that names another is\n"
+			"refused before it connects anywhere"),
 	CMD_OPT(OPT_ALLOW_SHELL, "allow-shell", NULL, NULL,
 			"run \\shell and \\setshell of the scripts;\n"
 			"without it a share that has one is\n"
@@ -44,7 +55,7 @@ static const struct cmd_opt worker_opts[] = {
 const struct cmd cmd_worker = {
 	.name = "worker",
 	.summary = "drive a share of the clients of a run --workers N",
-	.synopsis = "--db STORE [--name NAME] [--idle DUR] [--shares N]",
+	.synopsis = "--db STORE --key-file FILE [OPTIONS]",
 	.about =
 		"Waits for work in a shared PostgreSQL store, where `pgcliff run\n"
 		"--workers N --db STORE` posts each point in N shares.  Each worker\n"
@@ -58,7 +69,16 @@ const struct cmd cmd_worker = {
 		"The servers must be reachable from every worker: managed servers\n"
 		"listen on a unix socket of the run's host, so workers on other\n"
 		"hosts need --target servers.  Passwords are not passed through\n"
-		"the store: a worker connects with its own PGPASSWORD or .pgpass.\n",
+		"the store: a worker connects with its own PGPASSWORD or .pgpass.\n"
+		"\n"
+		"Whoever can write to the store can post work, so a worker runs\n"
+		"only what a run signed with the key file both were given\n"
+		"(HMAC-SHA256 of the spec, its run and its step; a spec posted\n"
+		"over 10 minutes before it is read is refused too), connects only\n"
+		"to the store's host and the --allow-host ones (so that its\n"
+		"password goes nowhere else), and runs a script's \\shell only\n"
+		"with --allow-shell.  A refused share fails its point with the\n"
+		"reason; nothing of it runs.\n",
 	.opts = worker_opts,
 	.exits =
 		"exit codes: 0 idle or done, 64 usage, 69 store unavailable, 70 store\n"
@@ -101,7 +121,10 @@ on_worker_event(void *arg, const struct dist_worker_info *i)
 static int
 worker_fn(int argc, char **argv)
 {
-	const char *db = NULL;
+	const char *db = NULL, *key_file = NULL;
+	const char *allow[MAX_ALLOW_HOSTS + 2];
+	int nallow = 0;
+	struct dist_key key;
 	char name[300];
 	struct dist_worker_config wc;
 	struct cmd_ctx ctx;
@@ -142,6 +165,21 @@ worker_fn(int argc, char **argv)
 			case OPT_ALLOW_SHELL:
 				wc.allow_shell = true;
 				break;
+			case OPT_ALLOW_HOST:
+				if (optarg[0] == '\0' || strchr(optarg, ',') != NULL)
+					return cmd_usage_error(&cmd_worker,
+										   "--allow-host takes one host, "
+										   "not \"%s\"",
+										   optarg);
+				if (nallow == MAX_ALLOW_HOSTS)
+					return cmd_usage_error(&cmd_worker,
+										   "at most %d --allow-host",
+										   MAX_ALLOW_HOSTS);
+				allow[nallow++] = optarg;
+				break;
+			case CMD_OPT_KEY_FILE:
+				key_file = optarg;
+				break;
 			case CMD_OPT_DB:
 				db = optarg;
 				break;
@@ -152,6 +190,14 @@ worker_fn(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error(&cmd_worker, "unexpected argument \"%s\"",
 							   argv[optind]);
+	if (key_file == NULL && (key_file = getenv("PGCLIFF_KEY_FILE")) &&
+		key_file[0] == '\0')
+		key_file = NULL;
+	if (key_file == NULL)
+		return cmd_usage_error(&cmd_worker,
+							   "a worker needs --key-file (or "
+							   "PGCLIFF_KEY_FILE): it runs only work signed "
+							   "with the secret it shares with the run");
 	if (name[0] == '\0')
 	{
 		char host[256];
@@ -163,7 +209,8 @@ worker_fn(int argc, char **argv)
 	}
 	cmd_install_signals();
 	cmd_ctx_init(&ctx, &cmd_worker, db);
-	if ((wc.store = cmd_open_store(&ctx, true)) == NULL)
+	if (dist_key_load(key_file, &key, &ctx.err) < 0 ||
+		(wc.store = cmd_open_store(&ctx, true)) == NULL)
 		return cmd_ctx_finish(&ctx);
 	if (!store_can_coordinate(wc.store))
 	{
@@ -173,6 +220,14 @@ worker_fn(int argc, char **argv)
 		error_hint(&ctx.err, "give the --db postgresql://... of the run");
 		return cmd_ctx_finish(&ctx);
 	}
+	/* the store's own host, as its connection reached it */
+	if (store_host(wc.store))
+		allow[nallow++] = store_host(wc.store);
+	if (store_hostaddr(wc.store))
+		allow[nallow++] = store_hostaddr(wc.store);
+	wc.key = &key;
+	wc.allow.host = allow;
+	wc.allow.n = nallow;
 	wc.name = name;
 	wc.interrupt = &cmd_interrupted;
 	wc.on_event = on_worker_event;

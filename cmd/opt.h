@@ -72,6 +72,7 @@ enum
 	CMD_OPT_SEED,
 	CMD_OPT_OS_USER,
 	CMD_OPT_KEEP_LOGS,
+	CMD_OPT_KEY_FILE,
 	CMD_OPT_BUILD_CACHE,
 	CMD_OPT_VARIANT,
 	CMD_OPT_BINDIR,
@@ -162,6 +163,11 @@ enum
 			"keep the managed servers' logs, as a failed\n"                   \
 			"run's are: in STORE-logs/run-ID/ (the\n"                         \
 			"newest 20 runs'; show ID names it)")
+#define CMD_OPT_KEY_FILE_ENTRY                                                \
+	CMD_OPT(CMD_OPT_KEY_FILE, "key-file", "FILE", "<file>",                   \
+			"the secret a run and its workers share (mode\n"                  \
+			"0600; default $PGCLIFF_KEY_FILE): a worker runs\n"               \
+			"only work signed with it")
 #define CMD_OPT_BUILD_CACHE_ENTRY                                             \
 	CMD_OPT(CMD_OPT_BUILD_CACHE, "build-cache", "DIR", "<dir>",               \
 			"the build cache (see pgcliff build --help)")

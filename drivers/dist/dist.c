@@ -17,7 +17,7 @@
 #include "pjson.h"
 #include "script.h"
 
-#define DIST_DOC_VERSION 1
+#define DIST_DOC_VERSION 2
 #define POLL_NS          (50 * 1000000LL)
 
 /* ------------------------------------------------------------ utilities */
@@ -216,6 +216,9 @@ dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 	json_object_set_new(o, "duration_ns", jint(lp->duration_ns));
 	json_object_set_new(o, "connect_timeout_s", jint(lp->connect_timeout_s));
 	json_object_set_new(o, "ready_timeout_ns", jint(ready_timeout_ns));
+	/* when, by the coordinator's wall clock: a worker refuses it long
+	 * after (dist_verify()) */
+	json_object_set_new(o, "posted_us", jint(clock_wall_us()));
 	/* the coordinator's clock against the store's: each worker measures
 	 * its own the same way, and the difference is theirs */
 	json_object_set_new(o, "clock_offset_us", json_real(clock_offset_us));
@@ -1242,12 +1245,13 @@ missing_ready(const struct store_work_share *sh, int n, double waited_s,
 	if (open > 0)
 		error_detail(err, "%d share%s never claimed%s%s", open,
 					 open == 1 ? " was" : "s were",
-					 who.len ? "; connecting: " : "", who.buf);
+					 who.len ? "; connecting: " : "", who.len ? who.buf : "");
 	else
 		error_detail(err, "still connecting: %s", who.buf);
 	error_hint(err,
-			   "start `pgcliff worker --db %s` on each client host "
-			   "(one per share), or raise --worker-timeout",
+			   "start `pgcliff worker --db %s --key-file FILE` (the "
+			   "run's key) on each client host, one per share, or raise "
+			   "--worker-timeout",
 			   store_name);
 	strbuf_release(&who);
 }
@@ -1298,19 +1302,27 @@ dist_run(const struct dist_config *c, const struct load_point *lp, int order,
 	struct pgc_error endless;
 	double my_off = 0, my_err = 0;
 	int64_t point_id, posted, start_us, end_ns;
-	char *spec;
+	char *spec, sig[DIST_SIGNATURE_LEN + 1];
 	bool txmode = true;
 	int n = 0, rc;
 
 	memset(out, 0, sizeof(*out));
+	if (c->key == NULL || c->run_uid == NULL)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "workers run only signed work: --workers needs a "
+				  "--key-file");
+		return -1;
+	}
 	for (int i = 0; i < lp->nworkloads; i++)
 		if (lp->workloads[i].transactions <= 0)
 			txmode = false;
 	if (store_clock_offset(c->store, &my_off, &my_err, err) < 0)
 		return -1;
 	spec = dist_spec(lp, c->workers, ready_ns, my_off, my_err);
-	point_id =
-		store_work_post(c->store, c->run_id, order, spec, c->workers, err);
+	dist_sign(c->key, c->run_uid, order, spec, sig);
+	point_id = store_work_post(c->store, c->run_id, order, spec, sig,
+							   c->workers, err);
 	free(spec);
 	if (point_id < 0)
 		return -1;
@@ -1477,6 +1489,55 @@ share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
 }
 
 /*
+ * The first host or hostaddr of SHARE's connections (its workloads' and
+ * its nodes') that C does not allow, refused into ERR (-1) before
+ * anything of the share connects; else 0.
+ */
+static int
+refuse_hosts(const struct dist_worker_config *c,
+			 const struct dist_share *share, struct pgc_error *err)
+{
+	for (int i = 0; i < share->nwl + share->nnodes; i++)
+	{
+		const char *const *kw =
+			i < share->nwl ? share->kw[i] : share->node_kw[i - share->nwl];
+		const char *const *val =
+			i < share->nwl ? share->vals[i] : share->node_vals[i - share->nwl];
+		const char *what =
+			i < share->nwl ? "workload" : "the sampling of server";
+		const char *name = i < share->nwl ? share->wl[i].name
+										  : share->nodes[i - share->nwl].name;
+
+		for (int k = 0; kw && kw[k]; k++)
+		{
+			char *list, *save = NULL;
+
+			if (strcmp(kw[k], "host") != 0 && strcmp(kw[k], "hostaddr") != 0)
+				continue;
+			list = xstrdup(val[k]);
+			for (char *h = strtok_r(list, ",", &save); h;
+				 h = strtok_r(NULL, ",", &save))
+			{
+				while (*h == ' ')
+					h++;
+				if (dist_host_allowed(&c->allow, h))
+					continue;
+				error_set(err, PGC_ERR_UNAVAILABLE,
+						  "refused: %s %s connects to %s \"%s\", which this "
+						  "worker does not allow (its store's host, and "
+						  "--allow-host)",
+						  what, name, kw[k], h);
+				error_hint(err, "start the worker with --allow-host %s", h);
+				free(list);
+				return -1;
+			}
+			free(list);
+		}
+	}
+	return 0;
+}
+
+/*
  * Without allow_shell: the first \shell or \setshell of SHARE's scripts
  * refused into ERR (-1), before anything of the share connects; else 0.
  */
@@ -1530,8 +1591,13 @@ serve_one(const struct dist_worker_config *c,
 	info.nshares = claim->nshares;
 	error_clear(&perr);
 	memset(&res, 0, sizeof(res));
-	share = dist_share_new(claim->spec, claim->share, &perr);
-	if (share && refuse_shell(c, share, &perr) < 0)
+	/* nothing of a spec is read before its signature is checked */
+	share = dist_verify(c->key, claim->run_uid, claim->order, claim->spec,
+						claim->signature, clock_wall_us(), &perr) < 0
+				? NULL
+				: dist_share_new(claim->spec, claim->share, &perr);
+	if (share && (refuse_hosts(c, share, &perr) < 0 ||
+				  refuse_shell(c, share, &perr) < 0))
 	{
 		dist_share_free(share);
 		share = NULL;
@@ -1589,6 +1655,12 @@ dist_serve(const struct dist_worker_config *c, int *shares,
 	int64_t idle_since = clock_now_ns();
 
 	*shares = 0;
+	if (c->key == NULL)
+	{
+		error_set(err, PGC_ERR_USAGE,
+				  "a worker runs only signed work: it needs a --key-file");
+		return -1;
+	}
 	if (!store_can_coordinate(c->store))
 	{
 		error_set(err, PGC_ERR_USAGE,

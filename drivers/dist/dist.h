@@ -16,6 +16,13 @@
  * clock) into one load_result that is stored like any point.  A worker that
  * dies, fails, or does not report in time fails the point with the reason.
  *
+ * Who may post work: whoever can write to the store can write a spec, so
+ * a worker runs only specs signed with the secret it shares with its
+ * coordinators (--key-file; HMAC-SHA256 over the spec, its run's uid and
+ * its plan step, refused when posted more than DIST_SPEC_MAX_AGE_NS before
+ * the worker read it), connects only to hosts it allows (--allow-host, and
+ * its store's host), and runs \shell only when told (--allow-shell).
+ *
  * Not for starting workers (the user's ssh, Kubernetes or systemd does),
  * nor for anything a point does not measure (init, setup, servers).
  */
@@ -36,6 +43,66 @@
 /* How long after the window's end a worker's result may take. */
 #define DIST_RESULT_GRACE_NS (30 * 1000000000LL)
 
+/* ------------------------------------------------------ who may post work */
+
+/* A key file's bytes: at least 16 (trailing CR/LF not counted), 4 kB at most.
+ */
+#define DIST_KEY_MIN 16
+#define DIST_KEY_MAX 4096
+/* A signature: HMAC-SHA256 in 64 lowercase hex digits. */
+#define DIST_SIGNATURE_LEN 64
+/* How old a spec may be when a worker reads it, beyond its ready timeout
+ * (a worker claims work within that timeout, or the point has failed). */
+#define DIST_SPEC_MAX_AGE_NS (600LL * 1000000000LL)
+
+struct dist_key
+{
+	size_t len;
+	unsigned char bytes[DIST_KEY_MAX];
+};
+
+/*
+ * The secret in PATH into KEY: a regular file that only its owner may
+ * read or write (mode 0600 or 0400: a key others can read is refused, as
+ * ssh refuses such a private key), DIST_KEY_MIN to DIST_KEY_MAX bytes
+ * after its trailing newlines.  -1 with ERR (PGC_ERR_USAGE).
+ */
+int dist_key_load(const char *path, struct dist_key *key,
+				  struct pgc_error *err);
+
+/*
+ * KEY's signature of SPEC as posted for plan step ORDER of the run whose
+ * uid is RUN_UID: HMAC-SHA256 of "pgcliff spec 1", RUN_UID, ORDER in
+ * decimal and SPEC, each followed by a NUL byte, into OUT.
+ */
+void dist_sign(const struct dist_key *key, const char *run_uid, int order,
+			   const char *spec, char out[DIST_SIGNATURE_LEN + 1]);
+
+/*
+ * Whether SIGNATURE is KEY's for SPEC of RUN_UID's step ORDER (compared in
+ * constant time), and the spec's posting time (its posted_us) no older
+ * than its ready timeout plus DIST_SPEC_MAX_AGE_NS at NOW_US (wall clock,
+ * microseconds), nor more than that in the future.  0, or -1 with ERR
+ * (PGC_ERR_UNAVAILABLE) saying which.
+ */
+int dist_verify(const struct dist_key *key, const char *run_uid, int order,
+				const char *spec, const char *signature, int64_t now_us,
+				struct pgc_error *err);
+
+/*
+ * Hosts a worker may connect to: names and addresses compared whole
+ * (names without regard to case), socket directories (absolute paths)
+ * with whatever lies below them.
+ */
+struct dist_hosts
+{
+	const char **host;
+	int n;
+};
+
+/* Whether HOST (one of a conninfo's host or hostaddr list) is in ALLOW. */
+bool dist_host_allowed(const struct dist_hosts *allow, const char *host);
+
 /* What the coordinator tells its caller (borrowed until it returns). */
 struct dist_note
 {
@@ -46,8 +113,10 @@ struct dist_config
 {
 	struct store *store; /* a PostgreSQL store, open for writing */
 	int64_t run_id;
-	int64_t ready_timeout_ns; /* 0: DIST_READY_TIMEOUT_NS */
-	double max_offset_ms;     /* 0: DIST_MAX_OFFSET_MS */
+	const char *run_uid;        /* the run's uid, signed with each spec */
+	const struct dist_key *key; /* what the specs are signed with */
+	int64_t ready_timeout_ns;   /* 0: DIST_READY_TIMEOUT_NS */
+	double max_offset_ms;       /* 0: DIST_MAX_OFFSET_MS */
 	volatile sig_atomic_t *interrupt;
 	void (*on_note)(void *arg, const struct dist_note *n);
 	void *note_arg;
@@ -98,6 +167,12 @@ struct dist_worker_config
 	void (*on_event)(void *arg, const struct dist_worker_info *i);
 	void *event_arg;
 	int max_shares; /* return after this many shares; 0: no limit */
+	/* a spec not signed with this key is refused, nothing of it runs */
+	const struct dist_key *key;
+	/* a share whose connections name another host is refused before it
+	 * connects anywhere (a host the spec chose would get the worker's
+	 * password); the caller lists the store's host among them */
+	struct dist_hosts allow;
 	/*
 	 * Run the scripts' \shell and \setshell.  Off, a share whose scripts
 	 * have one fails with the reason and nothing of it runs: whoever may

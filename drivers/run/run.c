@@ -54,6 +54,7 @@ struct run
 	int **wl_weights;
 	struct load_policy *policies;
 	int64_t run_id;
+	char *run_uid; /* with --workers: signed with each point's spec */
 	const char *status;
 	struct report_row *rows;
 	char *logs_dir; /* run_set_logs_dir() */
@@ -1751,9 +1752,21 @@ measure_point(struct run *r, const struct load_point *lp, int order,
 
 	if (r->c.workers <= 0)
 		return load_run(lp, res, err);
+	memset(res, 0, sizeof(*res)); /* as load_run() leaves it on failure */
+	if (r->run_uid == NULL)
+	{
+		struct store_run_row row;
+
+		if (store_get_run(r->store, r->run_id, &row, err) < 0)
+			return -1;
+		r->run_uid = xstrdup(row.uid ? row.uid : "");
+		store_run_row_release(&row);
+	}
 	memset(&dc, 0, sizeof(dc));
 	dc.store = r->store;
 	dc.run_id = r->run_id;
+	dc.run_uid = r->run_uid;
+	dc.key = r->c.worker_key;
 	dc.workers = r->c.workers;
 	dc.ready_timeout_ns = r->c.worker_timeout_ns;
 	dc.max_offset_ms = r->c.max_clock_offset_ms;
@@ -2531,6 +2544,7 @@ run_free(struct run *r)
 	close_targets(r, true);
 	for (int i = 0; i < r->nvars; i++)
 		target_provenance_release(&r->targets[i].prov);
+	free(r->run_uid);
 	free(r->targets);
 	variants_free(r->vars, r->nvars);
 	for (int i = 0; r->wl_scripts && i < r->recipe->nworkloads; i++)

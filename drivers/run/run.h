@@ -164,6 +164,9 @@ struct run_config
 	int64_t worker_timeout_ns;
 	double max_clock_offset_ms;
 	int workers;
+	/* the secret the specs posted to the workers are signed with (dist.h;
+	 * --key-file): required with workers */
+	const struct dist_key *worker_key;
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 	int nvariant_args;

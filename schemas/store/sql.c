@@ -100,6 +100,17 @@ sql_name(const struct sql *db)
 }
 
 const char *
+sql_pg_host(const struct sql *db, bool addr)
+{
+	const char *h;
+
+	if (db->backend != SQL_POSTGRES || db->pg == NULL)
+		return NULL;
+	h = addr ? PQhostaddr(db->pg) : PQhost(db->pg);
+	return h && h[0] ? h : NULL;
+}
+
+const char *
 sql_errmsg(const struct sql *db)
 {
 	return db->errmsg;

@@ -63,6 +63,9 @@ enum sql_backend sql_backend(const struct sql *db);
  * of the open connection (never its password).
  */
 const char *sql_name(const struct sql *db);
+/* A PostgreSQL connection's host (PQhost), or with ADDR its hostaddr
+ * (PQhostaddr, NULL when none was given); NULL for SQLite. */
+const char *sql_pg_host(const struct sql *db, bool addr);
 
 /* The last error of DB, with the OS's reason where SQLite has one. */
 const char *sql_errmsg(const struct sql *db);

@@ -22,9 +22,9 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 17
+#define STORE_SCHEMA_VERSION 18
 
-/* "libpq 15.18, SQLite 3.40.1, store schema 17": what this build reads
+/* "libpq 15.18, SQLite 3.40.1, store schema 18": what this build reads
  * and writes with, for --version. */
 void store_versions(struct strbuf *out);
 
@@ -571,11 +571,20 @@ int store_copy_run(struct store *from, int64_t run_id, struct store *to,
 bool store_can_coordinate(const struct store *st);
 
 /*
+ * The host a PostgreSQL store's connection reached (libpq's PQhost: a
+ * name, an address or a socket directory), and its hostaddr if one was
+ * given (else NULL); NULL for SQLite.  Borrowed from the store.
+ */
+const char *store_host(const struct store *st);
+const char *store_hostaddr(const struct store *st);
+
+/*
  * Post the work of plan step ORDER of RUN_ID: NSHARES open shares of
- * SPEC.  Its id, or -1 with ERR.
+ * SPEC, with the coordinator's SIGNATURE of it.  Its id, or -1 with ERR.
  */
 int64_t store_work_post(struct store *st, int64_t run_id, int order,
-						const char *spec, int nshares, struct pgc_error *err);
+						const char *spec, const char *signature, int nshares,
+						struct pgc_error *err);
 
 /* One share as the coordinator sees it. */
 struct store_work_share
@@ -617,6 +626,8 @@ struct store_work_claim
 	int share;
 	int nshares;
 	char *spec;
+	char *signature; /* as posted, or NULL */
+	char *run_uid;   /* the run's (store_run_row.uid) */
 };
 
 /*

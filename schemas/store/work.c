@@ -59,9 +59,21 @@ store_can_coordinate(const struct store *st)
 	return sql_backend(st->db) == SQL_POSTGRES;
 }
 
+const char *
+store_host(const struct store *st)
+{
+	return sql_pg_host(st->db, false);
+}
+
+const char *
+store_hostaddr(const struct store *st)
+{
+	return sql_pg_host(st->db, true);
+}
+
 int64_t
 store_work_post(struct store *st, int64_t run_id, int order, const char *spec,
-				int nshares, struct pgc_error *err)
+				const char *signature, int nshares, struct pgc_error *err)
 {
 	struct sql_stmt *s = NULL;
 	int64_t id = -1;
@@ -73,15 +85,16 @@ store_work_post(struct store *st, int64_t run_id, int order, const char *spec,
 	if (sql_begin_write(st->db) < 0)
 		return db_fail(st, err, "could not post a point's work");
 	s = sql_prepare(st->db, "INSERT INTO work_point (run_id, order_idx,"
-							" nshares, spec, state, posted_at)"
-							" VALUES (?, ?, ?, ?, 'open', ?) RETURNING id");
+							" nshares, spec, signature, state, posted_at)"
+							" VALUES (?, ?, ?, ?, ?, 'open', ?) RETURNING id");
 	if (s == NULL)
 		goto fail;
 	sql_bind_int64(s, 1, run_id);
 	sql_bind_int64(s, 2, order);
 	sql_bind_int64(s, 3, nshares);
 	sql_bind_text(s, 4, spec);
-	sql_bind_text(s, 5, now);
+	sql_bind_text(s, 5, signature);
+	sql_bind_text(s, 6, now);
 	if (sql_step(s) != SQL_ROW)
 		goto fail;
 	id = sql_col_int64(s, 0);
@@ -304,6 +317,8 @@ void
 store_work_claim_release(struct store_work_claim *c)
 {
 	free(c->spec);
+	free(c->signature);
+	free(c->run_uid);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -356,8 +371,9 @@ store_work_claim(struct store *st, const char *worker,
 	out->point_id = sql_col_int64(s, 1);
 	out->share = sql_col_int(s, 2);
 	sql_finalize(s);
-	s = sql_prepare(st->db, "SELECT run_id, order_idx, nshares, spec"
-							" FROM work_point WHERE id = ?");
+	s = sql_prepare(st->db, "SELECT p.run_id, p.order_idx, p.nshares, p.spec,"
+							" p.signature, r.uid FROM work_point p"
+							" JOIN run r ON r.id = p.run_id WHERE p.id = ?");
 	if (s == NULL)
 		goto fail;
 	sql_bind_int64(s, 1, out->point_id);
@@ -367,6 +383,8 @@ store_work_claim(struct store *st, const char *worker,
 	out->order = sql_col_int(s, 1);
 	out->nshares = sql_col_int(s, 2);
 	out->spec = dup_col(s, 3);
+	out->signature = dup_col(s, 4);
+	out->run_uid = dup_col(s, 5);
 	sql_finalize(s);
 	s = NULL;
 	snprintf(lock, sizeof(lock),

@@ -28,6 +28,8 @@ coproc H { exec "$HELPER"; }
 read -r sockdir user _ <&"${H[0]}" || { echo "no server"; exit 1; }
 command psql -X -q -h "$sockdir" -U "$user" -d postgres -c "CREATE DATABASE results" || exit 1
 export PGCLIFF_DB="host=$sockdir user=$user dbname=results"
+(umask 077 && openssl rand -hex 32 >"$TMP/key")
+export PGCLIFF_KEY_FILE=$TMP/key
 q() { command psql -X -q -At -h "$sockdir" -U "$user" -d results -c "$1"; }
 
 cat >"$TMP/r.yaml" <<YAML
@@ -47,7 +49,7 @@ one() {
 three() {
 	local pids=()
 	for i in 1 2 3; do
-		"$PGCLIFF" worker --name "w$i" --shares 3 --idle 60s >/dev/null 2>&1 </dev/null &
+		"$PGCLIFF" worker --allow-host "$TMP" --name "w$i" --shares 3 --idle 60s >/dev/null 2>&1 </dev/null &
 		pids+=($!)
 	done
 	"$PGCLIFF" run "$TMP/r.yaml" -q --placement free --workers 3 >/dev/null 2>"$TMP/err" </dev/null ||

@@ -9,7 +9,13 @@
 # the point with the reason and the run as failed, the work of a run
 # killed after posting it is claimed by no worker, a worker whose clock
 # is 2 s ahead (libfaketime) is refused, and a run whose workers never
-# come fails after --worker-timeout with a hint.  No process is left.
+# come fails after --worker-timeout with a hint.  Who may post work: a
+# worker refuses to start without a key of its owner's alone, refuses the
+# work of a run with another key, and forged rows (unsigned, a signature
+# not the key's, a spec replayed from another run, one an hour old, one
+# whose servers are a host it does not allow, where a listener records
+# what reaches it) fail with the reason, nothing of them runs or connects
+# and the store holds no point of them.  No process is left.
 . "$(dirname "$0")/lib.sh"
 helper=$(dirname "$PGCLIFF")/tests/cluster_helper
 
@@ -22,6 +28,9 @@ export PGCLIFF_DB=$STORE
 # a PostgreSQL store keeps failed runs' logs beside the default SQLite store
 export XDG_DATA_HOME=$TMP/xdg
 q() { p -d results -At -c "$1"; }
+# the secret the runs and their workers share (dist.h): owner's alone
+(umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key")
+export PGCLIFF_KEY_FILE=$TMP/key
 
 cat >"$TMP/w.yaml" <<'YAML'
 recipe: workers
@@ -38,7 +47,7 @@ YAML
 
 # three workers, each serving until told (two points, then the run ends)
 for i in 1 2 3; do
-	"$PGCLIFF" worker --name "w$i" --idle 60s --shares 2 >"$TMP/w$i.out" 2>&1 </dev/null &
+	"$PGCLIFF" worker --allow-host "$TMP" --name "w$i" --idle 60s --shares 2 >"$TMP/w$i.out" 2>&1 </dev/null &
 	eval "wpid$i=$!"
 done
 timeout 180 "$PGCLIFF" run "$TMP/w.yaml" --workers 3 --seed 7 >"$TMP/run.out" 2>"$TMP/run.err" </dev/null
@@ -110,9 +119,9 @@ server: {fsync: off}
 workloads:
   txid: {script: "SELECT txid_current();", clients: 2, jobs: 1}
 YAML
-"$PGCLIFF" worker --name keep --idle 30s --shares 1 >"$TMP/keep.out" 2>&1 </dev/null &
+"$PGCLIFF" worker --allow-host "$TMP" --name keep --idle 30s --shares 1 >"$TMP/keep.out" 2>&1 </dev/null &
 keep=$!
-"$PGCLIFF" worker --name victim --idle 30s --shares 1 >"$TMP/victim.out" 2>&1 </dev/null &
+"$PGCLIFF" worker --allow-host "$TMP" --name victim --idle 30s --shares 1 >"$TMP/victim.out" 2>&1 </dev/null &
 victim=$!
 timeout 120 "$PGCLIFF" run "$TMP/k.yaml" --workers 2 >"$TMP/k.out" 2>"$TMP/k.err" </dev/null &
 run=$!
@@ -143,7 +152,7 @@ for _ in $(seq 1 300); do
 done
 kill -9 "$dead"
 wait "$dead" 2>/dev/null
-"$PGCLIFF" worker --name late --idle 2s >"$TMP/late.out" 2>&1 </dev/null
+"$PGCLIFF" worker --allow-host "$TMP" --name late --idle 2s >"$TMP/late.out" 2>&1 </dev/null
 check_eq "a worker after the run died: exit" $? 0
 grep -q "^late: 0 shares measured, idle" "$TMP/late.out" || fail "late worker: $(cat "$TMP/late.out")"
 check_eq "the dead run's work stays open, unclaimed" "$(q "SELECT count(*) FROM work_share s JOIN work_point w ON w.id = s.point_id WHERE w.state = 'open' AND s.state = 'open'")" 2
@@ -152,7 +161,7 @@ check_eq "the dead run's work stays open, unclaimed" "$(q "SELECT count(*) FROM 
 timeout 60 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 2 --worker-timeout 2s >"$TMP/n.out" 2>"$TMP/n.err" </dev/null
 check_eq "run without workers: exit" $? 69
 grep -q "only 0 of 2 workers were ready after 2 s" "$TMP/n.err" || fail "no workers: $(cat "$TMP/n.err")"
-grep -q "pgcliff worker --db" "$TMP/n.err" || fail "no hint: $(cat "$TMP/n.err")"
+grep -q "pgcliff worker --db .* --key-file FILE" "$TMP/n.err" || fail "no hint: $(cat "$TMP/n.err")"
 
 # a worker whose clock is 2 s ahead (libfaketime; its monotonic clock
 # left alone): the point is refused before it starts
@@ -163,7 +172,7 @@ if ldd "$PGCLIFF" | grep -q libtsan; then
 elif command -v faketime >/dev/null; then
 	# libfaketime is preloaded: ASan must not insist on coming first
 	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-	faketime -m --exclude-monotonic -f "+2" "$PGCLIFF" worker --name skewed --idle 20s --shares 1 \
+	faketime -m --exclude-monotonic -f "+2" "$PGCLIFF" worker --allow-host "$TMP" --name skewed --idle 20s --shares 1 \
 		>"$TMP/skew.out" 2>&1 </dev/null &
 	skew=$!
 	timeout 60 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 1 --worker-timeout 30s >"$TMP/c.out" 2>"$TMP/c.err" </dev/null
@@ -173,7 +182,7 @@ elif command -v faketime >/dev/null; then
 	grep -Eq "ready, clock \+(199[0-9]|20[0-9][0-9])\.[0-9]* ms from the run's" "$TMP/skew.out" || fail "skewed worker: $(cat "$TMP/skew.out")"
 	timeout 60 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 1 --worker-timeout 30s --max-clock-offset 5000 >"$TMP/c2.out" 2>"$TMP/c2.err" </dev/null &
 	c2=$!
-	faketime -m --exclude-monotonic -f "+2" "$PGCLIFF" worker --name skewed2 --idle 20s --shares 1 \
+	faketime -m --exclude-monotonic -f "+2" "$PGCLIFF" worker --allow-host "$TMP" --name skewed2 --idle 20s --shares 1 \
 		>"$TMP/skew2.out" 2>&1 </dev/null
 	wait $c2
 	check_eq "the same under --max-clock-offset 5000: exit" $? 0
@@ -195,7 +204,7 @@ workloads:
       \\shell touch $TMP/shell-ran
       SELECT 1;
 YAML
-"$PGCLIFF" worker --name careful --idle 20s --shares 1 >"$TMP/careful.out" 2>&1 </dev/null &
+"$PGCLIFF" worker --allow-host "$TMP" --name careful --idle 20s --shares 1 >"$TMP/careful.out" 2>&1 </dev/null &
 careful=$!
 timeout 60 "$PGCLIFF" run "$TMP/sh.yaml" --workers 1 --worker-timeout 30s >"$TMP/sh.out" 2>"$TMP/sh.err" </dev/null
 check_eq "a \\shell share on a worker without --allow-shell: exit" $? 65
@@ -205,12 +214,168 @@ grep -q "careful: run [0-9]* point 1: failed: refused: workload w's script .* ru
 grep -q "refused: workload w's script" "$TMP/sh.err" || fail "the run's reason: $(cat "$TMP/sh.err")"
 [ -e "$TMP/shell-ran" ] && fail "the refused \\shell ran"
 check_eq "the refused point is failed" "$(q "SELECT w.state FROM work_point w JOIN run r ON r.id = w.run_id WHERE r.recipe = 'workers_shell'")" failed
-"$PGCLIFF" worker --name trusting --allow-shell --idle 20s --shares 1 >"$TMP/trusting.out" 2>&1 </dev/null &
+"$PGCLIFF" worker --allow-host "$TMP" --name trusting --allow-shell --idle 20s --shares 1 >"$TMP/trusting.out" 2>&1 </dev/null &
 trusting=$!
 timeout 60 "$PGCLIFF" run "$TMP/sh.yaml" --workers 1 --worker-timeout 30s >"$TMP/sh2.out" 2>"$TMP/sh2.err" </dev/null
 check_eq "the same with --allow-shell: exit" $? 0
 wait $trusting
 [ -e "$TMP/shell-ran" ] || fail "--allow-shell: the \\shell did not run"
+
+# Who may post work (dist.h).  A worker without a key, or with one others
+# may read, does not start; a run with --workers needs one too
+env -u PGCLIFF_KEY_FILE "$PGCLIFF" worker --idle 1s >/dev/null 2>"$TMP/nokey.err" </dev/null
+check_eq "a worker without --key-file: exit" $? 64
+grep -q "a worker needs --key-file (or PGCLIFF_KEY_FILE)" "$TMP/nokey.err" || fail "no key: $(cat "$TMP/nokey.err")"
+cp "$TMP/key" "$TMP/key.open" && chmod 644 "$TMP/key.open"
+"$PGCLIFF" worker --key-file "$TMP/key.open" --idle 1s >/dev/null 2>"$TMP/open.err" </dev/null
+check_eq "a worker with a key others can read: exit" $? 64
+grep -q "the key file \"$TMP/key.open\" may be read or written by others (mode 0644, owner 0)" "$TMP/open.err" ||
+	fail "open key: $(cat "$TMP/open.err")"
+(umask 077 && echo short >"$TMP/key.short")
+"$PGCLIFF" worker --key-file "$TMP/key.short" --idle 1s >/dev/null 2>"$TMP/short.err" </dev/null
+check_eq "a worker with a 5-byte key: exit" $? 64
+grep -q "holds 5 bytes: a key is 16 to 4096" "$TMP/short.err" || fail "short key: $(cat "$TMP/short.err")"
+env -u PGCLIFF_KEY_FILE "$PGCLIFF" run "$TMP/k.yaml" --workers 1 >/dev/null 2>"$TMP/runnokey.err" </dev/null
+check_eq "run --workers without a key: exit" $? 64
+grep -q "\-\-workers needs --key-file" "$TMP/runnokey.err" || fail "run without key: $(cat "$TMP/runnokey.err")"
+"$PGCLIFF" run "$TMP/k.yaml" --key-file "$TMP/key" >/dev/null 2>"$TMP/keyalone.err" </dev/null
+check_eq "--key-file without --workers: exit" $? 64
+
+# a worker with another key refuses the run's work; nothing of it runs
+(umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key2")
+"$PGCLIFF" worker --allow-host "$TMP" --allow-shell --key-file "$TMP/key2" --name other --idle 20s --shares 1 \
+	>"$TMP/other.out" 2>&1 </dev/null &
+other=$!
+rm -f "$TMP/shell-ran"
+timeout 60 "$PGCLIFF" run "$TMP/sh.yaml" --workers 1 --worker-timeout 30s >"$TMP/o.out" 2>"$TMP/o.err" </dev/null
+check_eq "a worker with another key: the run's exit" $? 69
+wait $other
+grep -q "other: run [0-9]* point 1: failed: refused: the point's spec is not signed with this worker's key" "$TMP/other.out" ||
+	fail "another key: $(cat "$TMP/other.out")"
+grep -q "refused: the point's spec is not signed with this worker's key" "$TMP/o.err" || fail "another key, the run: $(cat "$TMP/o.err")"
+[ -e "$TMP/shell-ran" ] && fail "a spec of another key ran its \\shell"
+
+# Forged work: rows written straight into the store, with the advisory
+# lock of a coordinator held by this test's own session (as anyone who can
+# write to the store can).  forge RUN SIGNATURE SPECFILE: the point's id
+forge() {
+	p -d results -At -v run="$1" -v sig="$2" -v spec="$(cat "$3")" <<'SQL'
+INSERT INTO work_point (run_id, order_idx, nshares, spec, signature, state, posted_at)
+  VALUES (:run, 0, 1, :'spec', NULLIF(:'sig', ''), 'open', now()::text) RETURNING id \gset
+INSERT INTO work_share (point_id, share, state) VALUES (:id, 0, 'open');
+SELECT :id;
+SQL
+}
+# hold_lock ID: a session of ours holds the coordinator's lock on it
+hold_lock() {
+	rm -f "$TMP/lock.fifo" && mkfifo "$TMP/lock.fifo"
+	p -d results -At <"$TMP/lock.fifo" >"$TMP/lock.out" 2>&1 &
+	lockpid=$!
+	exec {lockfd}>"$TMP/lock.fifo"
+	echo "SELECT 'held ' || pg_advisory_lock(1885823843, $1) IS NULL;" >&$lockfd
+	for _ in $(seq 1 100); do grep -q held "$TMP/lock.out" && break; sleep 0.1; done
+}
+release_lock() { exec {lockfd}>&-; wait $lockpid; }
+shellrun=$(q "SELECT max(r.id) FROM run r WHERE r.recipe = 'workers_shell' AND r.status = 'ok'")
+q "SELECT spec FROM work_point WHERE run_id = $shellrun" >"$TMP/shell.spec"
+q "SELECT signature FROM work_point WHERE run_id = $shellrun" >"$TMP/shell.sig"
+check_eq "the coordinator signed its spec" "$(grep -cE '^[0-9a-f]{64}$' "$TMP/shell.sig")" 1
+points_before=$(q "SELECT count(*) FROM point")
+forged() {	# forged WHAT RUN SIGNATURE SPECFILE REASON: a worker refuses it
+	local id
+	id=$(forge "$2" "$3" "$4")
+	hold_lock "$id"
+	rm -f "$TMP/shell-ran"
+	"$PGCLIFF" worker --allow-host "$TMP" --allow-shell --name forged --idle 5s --shares 1 \
+		>"$TMP/forged.out" 2>&1 </dev/null
+	check_eq "$1: the worker's exit" $? 0
+	release_lock
+	grep -q "forged: run $2 point 1: failed: refused: $5" "$TMP/forged.out" || fail "$1: $(cat "$TMP/forged.out")"
+	check_eq "$1: the refusal recorded" "$(q "SELECT state || ' ' || (error LIKE '%refused: %') FROM work_share WHERE point_id = $id")" "failed true"
+	[ -e "$TMP/shell-ran" ] && fail "$1: its \\shell ran"
+}
+forged "an unsigned spec" "$shellrun" "" "$TMP/shell.spec" "the point's spec is not signed"
+forged "a spec whose signature is not the key's" "$shellrun" "$(tr 0-9a-f 1-9a-f0 <"$TMP/shell.sig")" "$TMP/shell.spec" \
+	"the point's spec is not signed with this worker's key"
+# another run's spec with its signature, posted again for this one
+forged "a spec replayed from another run" 1 "$(cat "$TMP/shell.sig")" "$TMP/shell.spec" \
+	"the point's spec is not signed with this worker's key"
+# the same run's, signed, long after: refused by its age
+python3 - "$TMP/shell.spec" >"$TMP/old.spec" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["posted_us"] -= 3600 * 10**6
+print(json.dumps(d, separators=(",", ":")))
+PY
+sign() {	# sign RUN SPECFILE: the signature a coordinator of this key writes
+	python3 - "$TMP/key" "$(q "SELECT uid FROM run WHERE id = $1")" "$2" <<'PY'
+import hashlib, hmac, sys
+key = open(sys.argv[1], "rb").read().rstrip(b"\r\n")
+spec = open(sys.argv[3], "rb").read().rstrip(b"\n")
+msg = b"pgcliff spec 1\0" + sys.argv[2].encode() + b"\0" + b"0\0" + spec + b"\0"
+print(hmac.new(key, msg, hashlib.sha256).hexdigest())
+PY
+}
+check_eq "the test signs as the coordinator does" "$(sign "$shellrun" "$TMP/shell.spec")" "$(cat "$TMP/shell.sig")"
+forged "a signed spec an hour old" "$shellrun" "$(sign "$shellrun" "$TMP/old.spec")" "$TMP/old.spec" \
+	"the point's spec was posted 36[0-9][0-9] s ago by this worker's clock (at most 630 s)"
+check_eq "forged work stored no point" "$(q "SELECT count(*) FROM point")" "$points_before"
+
+# a signed spec whose servers are a host the worker does not allow: a
+# listener there records what reaches it; the worker has a password
+python3 - "$TMP/listener" <<'PY' &
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.2", 0))
+s.listen(4)
+s.settimeout(0.2)
+open(sys.argv[1] + ".port", "w").write(str(s.getsockname()[1]))
+got = b""
+end = time.time() + 40
+while time.time() < end and not __import__("os").path.exists(sys.argv[1] + ".stop"):
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(2)
+    try:
+        got += c.recv(65536)
+    except socket.timeout:
+        pass
+    c.close()
+    open(sys.argv[1] + ".got", "wb").write(got)
+PY
+listener=$!
+for _ in $(seq 1 50); do [ -s "$TMP/listener.port" ] && break; sleep 0.1; done
+python3 - "$TMP/shell.spec" "$(cat "$TMP/listener.port")" >"$TMP/away.spec" <<'PY'
+import json, sys, time
+d = json.load(open(sys.argv[1]))
+d["posted_us"] = int(time.time() * 10**6)
+for w in d["workloads"]:
+    w["scripts"] = [dict(s, text="SELECT 1;\n") for s in w["scripts"]]
+for c in [w["conn"] for w in d["workloads"]] + [n["conn"] for n in d["nodes"]]:
+    c[:] = [kv for kv in c if kv[0] not in ("host", "hostaddr", "port")]
+    c += [["host", "127.0.0.2"], ["port", sys.argv[2]]]
+print(json.dumps(d, separators=(",", ":")))
+PY
+export PGPASSWORD=worker-secret
+forged "a signed spec for a host not allowed" "$shellrun" "$(sign "$shellrun" "$TMP/away.spec")" "$TMP/away.spec" \
+	"workload w connects to host \"127.0.0.2\", which this worker does not allow"
+check_eq "nothing reached the listener" "$(cat "$TMP/listener.got" 2>/dev/null | wc -c)" 0
+# the control: allowed, the worker does connect there (and the listener
+# hangs up: it is not PostgreSQL), so the check above could have failed
+id=$(forge "$shellrun" "$(sign "$shellrun" "$TMP/away.spec")" "$TMP/away.spec")
+hold_lock "$id"
+"$PGCLIFF" worker --allow-host "$TMP" --allow-host 127.0.0.2 --name allowed --idle 5s --shares 1 \
+	>"$TMP/allowed.out" 2>&1 </dev/null
+release_lock
+unset PGPASSWORD
+touch "$TMP/listener.stop"
+wait $listener
+grep -q "allowed: run $shellrun point 1: failed: .*127.0.0.2" "$TMP/allowed.out" || fail "allowed host: $(cat "$TMP/allowed.out")"
+# (libpq's SSLRequest, 8 bytes: the listener hangs up before more)
+[ -s "$TMP/listener.got" ] || fail "the allowed worker did not reach the listener"
+grep -q "worker-secret" "$TMP/listener.got" 2>/dev/null && fail "the listener got the worker's password"
 
 # --workers needs a PostgreSQL store
 "$PGCLIFF" run "$TMP/k.yaml" --workers 2 --db "$TMP/local.db" >/dev/null 2>"$TMP/s.err" </dev/null

@@ -3,10 +3,17 @@
  * a spec split into shares (clients, jobs, rates; no password passes),
  * results of three shares merged exactly (counts, histograms, per-second
  * series on the common clock, error classes, events, samples), and
- * documents this pgcliff cannot read refused.  No server: the store's
- * side is tested by it_workers.sh.
+ * documents this pgcliff cannot read refused; who may post work: a key
+ * file's checks, a spec's signature (the bytes Python's hmac makes of the
+ * same message) and its verification, the hosts a worker allows.  No
+ * server: the store's side is tested by it_workers.sh.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dist.h"
 #include "hist.h"
@@ -290,9 +297,9 @@ test_merge(void)
 	load_result_release(&out);
 	/* a result of another version, or of a workload the point lacks */
 	{
-		const char *bad[1] = {"{\"version\": 2}"};
+		const char *bad[1] = {"{\"version\": 99}"};
 		const char *alien[1] = {
-			"{\"version\": 1, \"workloads\": [{\"index\": 5}]}"};
+			"{\"version\": 2, \"workloads\": [{\"index\": 5}]}"};
 
 		CHECK_INT(dist_merge(bad, 1, 2, &out, &err), -1);
 		CHECK(strstr(err.message, "cannot read") != NULL);
@@ -305,10 +312,129 @@ test_merge(void)
 		script_free(keep[i]);
 }
 
+/* a key file of MODE holding TEXT, in DIR */
+static char *
+key_file(const char *dir, const char *name, const char *text, mode_t mode)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t) strlen(text));
+	close(fd);
+	CHECK_INT(chmod(path, mode), 0);
+	return path;
+}
+
+static void
+test_sign(void)
+{
+	char dir[] = "/tmp/test_dist.XXXXXX";
+	struct dist_key key, other;
+	struct pgc_error err;
+	char sig[DIST_SIGNATURE_LEN + 1], *path;
+	/* posted at 1000 s, a 60 s ready timeout: good until 1660 s */
+	const char *spec =
+		"{\"posted_us\": 1000000000, \"ready_timeout_ns\": 60000000000}";
+	const int64_t s = 1000000;
+
+	CHECK(mkdtemp(dir) != NULL);
+	/* the key: its owner's alone, 16 bytes or more, trailing newlines not
+	 * counted */
+	path = key_file(dir, "k", "0123456789abcdef0123456789abcdef\n", 0600);
+	CHECK_INT(dist_key_load(path, &key, &err), 0);
+	CHECK_INT(key.len, 32);
+	CHECK_INT(chmod(path, 0640), 0);
+	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK_INT(err.kind, PGC_ERR_USAGE);
+	CHECK(strstr(err.message, "may be read or written by others (mode 0640") !=
+		  NULL);
+	CHECK(strstr(err.hint, "chmod 600") != NULL);
+	unlink(path);
+	free(path);
+	path = key_file(dir, "short", "0123456789abcde\r\n", 0400);
+	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK(strstr(err.message, "holds 15 bytes: a key is 16 to 4096") != NULL);
+	unlink(path);
+	free(path);
+	CHECK_INT(dist_key_load("/dev/null", &other, &err), -1);
+	CHECK(strstr(err.message, "not a regular file") != NULL);
+	path = xasprintf("%s/none", dir);
+	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK(strstr(err.message, "could not read the key file") != NULL);
+	free(path);
+	rmdir(dir);
+
+	/* HMAC-SHA256 of "pgcliff spec 1", the uid, the order and the spec,
+	 * each NUL-ended: Python's hmac.new(key, msg, sha256) of them */
+	dist_sign(&key, "u1", 3, spec, sig);
+	CHECK_STR(
+		sig,
+		"f88fb9e511b209c7222aec463008631d4f29cdf63975d2f9a126af28685bc54b");
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), 0);
+	/* not signed, signed otherwise, another run, another step */
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, NULL, 1001 * s, &err), -1);
+	CHECK(strstr(err.message, "is not signed (") != NULL);
+	sig[0] = sig[0] == 'f' ? 'e' : 'f';
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), -1);
+	CHECK(strstr(err.message, "not signed with this worker's key") != NULL);
+	CHECK_INT(err.kind, PGC_ERR_UNAVAILABLE);
+	dist_sign(&key, "u1", 3, spec, sig);
+	CHECK_INT(dist_verify(&key, "u2", 3, spec, sig, 1001 * s, &err), -1);
+	CHECK_INT(dist_verify(&key, "u1", 4, spec, sig, 1001 * s, &err), -1);
+	/* a key one byte shorter signs otherwise */
+	other = key;
+	other.len--;
+	CHECK_INT(dist_verify(&other, "u1", 3, spec, sig, 1001 * s, &err), -1);
+	/* its age: up to its ready timeout and 10 minutes, either way */
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1660 * s, &err), 0);
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1661 * s, &err), -1);
+	CHECK(strstr(err.message, "posted 661 s ago by this worker's clock (at "
+							  "most 660 s)") != NULL);
+	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 339 * s, &err), -1);
+	CHECK(strstr(err.message, "661 s ahead") != NULL);
+	/* signed, but without its time: a pgcliff of another version */
+	dist_sign(&key, "u1", 3, "{}", sig);
+	CHECK_INT(dist_verify(&key, "u1", 3, "{}", sig, 1001 * s, &err), -1);
+	CHECK_INT(err.kind, PGC_ERR_INTERNAL);
+}
+
+static void
+test_hosts(void)
+{
+	const char *hosts[] = {"db.lab", "10.0.0.7", "/run/pg", "/tmp/x/"};
+	struct dist_hosts allow = {hosts, 4};
+	struct dist_hosts none = {NULL, 0};
+
+	CHECK(dist_host_allowed(&allow, "db.lab"));
+	CHECK(dist_host_allowed(&allow, "DB.Lab"));
+	CHECK(!dist_host_allowed(&allow, "db.lab.evil"));
+	CHECK(!dist_host_allowed(&allow, "lab"));
+	CHECK(dist_host_allowed(&allow, "10.0.0.7"));
+	CHECK(!dist_host_allowed(&allow, "10.0.0.70"));
+	/* socket directories: the one allowed and those below it */
+	CHECK(dist_host_allowed(&allow, "/run/pg"));
+	CHECK(dist_host_allowed(&allow, "/run/pg/a"));
+	CHECK(!dist_host_allowed(&allow, "/run/pgx"));
+	CHECK(!dist_host_allowed(&allow, "/run"));
+	CHECK(!dist_host_allowed(&allow, "/run/pg/../other"));
+	CHECK(!dist_host_allowed(&allow, "/run/pg/.."));
+	CHECK(dist_host_allowed(&allow, "/run/pg/.s"));
+	CHECK(dist_host_allowed(&allow, "/tmp/x"));
+	CHECK(dist_host_allowed(&allow, "/tmp/x/y"));
+	/* a path is not a name, nor a name a path */
+	CHECK(!dist_host_allowed(&allow, "run/pg"));
+	/* none named: the worker's own default */
+	CHECK(dist_host_allowed(&none, ""));
+	CHECK(dist_host_allowed(&none, NULL));
+	CHECK(!dist_host_allowed(&none, "db.lab"));
+}
+
 int
 main(void)
 {
 	test_split();
 	test_merge();
+	test_sign();
+	test_hosts();
 	TEST_MAIN_END("test_dist");
 }
