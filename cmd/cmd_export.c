@@ -19,10 +19,12 @@ enum
 };
 
 static const struct cmd_opt export_opts[] = {
-	CMD_OPT(CMD_OPT_FORMAT, "format", "F", "bmf benchmark-action openmetrics",
+	CMD_OPT(CMD_OPT_FORMAT, "format", "F",
+			"bmf benchmark-action openmetrics hdr-log",
 			"bmf (Bencher Metric Format), benchmark-action\n"
 			"(github-action-benchmark's customBiggerIsBetter\n"
-			"JSON) or openmetrics (required)"),
+			"JSON), openmetrics or hdr-log (HdrHistogram's\n"
+			"interval log) (required)"),
 	CMD_OPT(OPT_OUTPUT, "output", "FILE", "<file>",
 			"write there (whole, or not at all), not to\n"
 			"stdout"),
@@ -31,8 +33,8 @@ static const struct cmd_opt export_opts[] = {
 const struct cmd cmd_export = {
 	.name = "export",
 	.summary = "a stored run for Bencher, github-action-benchmark, "
-			   "Prometheus",
-	.synopsis = "[RUN] --format bmf|benchmark-action|openmetrics [-o FILE]",
+			   "Prometheus, HdrHistogram",
+	.synopsis = "[RUN] --format FORMAT [-o FILE]",
 	.about =
 		"Writes the stored run RUN (default: the newest) in a dashboard's\n"
 		"format.  bmf and benchmark-action track one value per benchmark\n"
@@ -42,7 +44,11 @@ const struct cmd cmd_export = {
 		"counted runs, instructions; benchmark-action has tps.  openmetrics\n"
 		"has every point and repeat (tps, latencies in seconds, the\n"
 		"window's transactions and failures) for a Pushgateway or a\n"
-		"textfile collector.  report/FORMATS.md, \"Dashboards\", and the\n"
+		"textfile collector.  hdr-log is HdrHistogram's interval log: one\n"
+		"line a point and repeat (tagged VARIANT/WORKLOAD/cCLIENTS/rN), its\n"
+		"window's latency histogram in nanoseconds as recorded, for\n"
+		"HistogramLogProcessor, HdrHistogram's plotters and their ports.\n"
+		"report/FORMATS.md, \"Dashboards\", and the\n"
 		"schemas in schemas/json/.  show --format json|csv gives the whole\n"
 		"run.\n",
 	.opts = export_opts,
@@ -76,7 +82,8 @@ export_fn(int argc, char **argv)
 				if (report_dash_parse(optarg, &format) < 0)
 					return cmd_usage_error(&cmd_export,
 										   "unknown format \"%s\" (bmf, "
-										   "benchmark-action, openmetrics)",
+										   "benchmark-action, openmetrics, "
+										   "hdr-log)",
 										   optarg);
 				format_set = true;
 				break;

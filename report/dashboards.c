@@ -1,12 +1,15 @@
 /*
  * dashboards.c - a stored run in the formats of the dashboards teams
  * already run (report/FORMATS.md, "Dashboards"): Bencher's Metric Format,
- * github-action-benchmark's custom JSON and OpenMetrics text.
+ * github-action-benchmark's custom JSON, OpenMetrics text and
+ * HdrHistogram's interval log.
  *
  * BMF and the action's JSON track a benchmark over commits, one value per
  * benchmark and run: a point's repeats are folded into their median, with
  * the lowest and highest repeat as its bounds.  OpenMetrics gives every
  * stored point, one sample per repeat, labelled so that nothing is folded.
+ * The interval log holds every point's latency histogram as it was
+ * recorded (hist.h: the same buckets), tagged with the point.
  */
 #include "report.h"
 
@@ -15,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "hist.h"
 #include "json_int.h"
 #include "store.h"
 
@@ -26,6 +31,7 @@ report_dash_parse(const char *name, enum report_dash_format *out)
 		[REPORT_DASH_BMF] = "bmf",
 		[REPORT_DASH_BENCHMARK_ACTION] = "benchmark-action",
 		[REPORT_DASH_OPENMETRICS] = "openmetrics",
+		[REPORT_DASH_HDR_LOG] = "hdr-log",
 	};
 
 	for (size_t i = 0; i < lengthof(names); i++)
@@ -329,6 +335,106 @@ write_openmetrics(struct strbuf *out, const struct report_export_run *x)
 	strbuf_addstr(out, "# EOF\n");
 }
 
+/* A tag holds no comma, white space or control character. */
+static void
+hdr_tag_part(struct strbuf *out, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_addch(out, (unsigned char) *s <= ' ' || *s == ',' || *s == 0x7f
+							  ? '_'
+							  : *s);
+}
+
+static int
+point_order_cmp(const void *a, const void *b)
+{
+	const struct store_point_row *x =
+		*(const struct store_point_row *const *) a;
+	const struct store_point_row *y =
+		*(const struct store_point_row *const *) b;
+
+	if (x->order_idx != y->order_idx)
+		return x->order_idx < y->order_idx ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * HdrHistogram's interval log (format 1.3): one line a point, its
+ * window's latencies in nanoseconds, tagged VARIANT/WORKLOAD/cCLIENTS/rN.
+ * The windows are laid end to end in plan order from the run's start (a
+ * plan step's workloads share one), without the warm-ups and restarts
+ * between them: a log's readers place intervals on a time line, and the
+ * store keeps each window's length, not its instant.  Interval_Max is in
+ * milliseconds, as HistogramLogProcessor's -outputValueUnitRatio 1000000
+ * reads nanoseconds.
+ */
+static void
+write_hdr_log(struct strbuf *out, const struct report_export_run *x)
+{
+	const struct store_point_row **p =
+		xcalloc((size_t) x->npoints + 1, sizeof(struct store_point_row *));
+	struct tm tm;
+	double at = 0, step_len = 0;
+	int last_order = -1;
+
+	memset(&tm, 0, sizeof(tm));
+	strbuf_addstr(out, "#[Histogram log format version 1.3]\n");
+	if (x->run->started_at && sscanf(x->run->started_at, "%d-%d-%d %d:%d:%d",
+									 &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+									 &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6)
+	{
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		strbuf_addf(out,
+					"#[StartTime: %lld.000 (seconds since epoch), %s UTC]\n",
+					(long long) timegm(&tm), x->run->started_at);
+	}
+	strbuf_addf(out, "#[pgcliff run %" PRId64 ", recipe ", x->run->id);
+	hdr_tag_part(out, x->run->recipe);
+	strbuf_addstr(out, ": each point's window, in plan order, laid end to "
+					   "end; latencies in nanoseconds]\n");
+	strbuf_addstr(out,
+				  "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+				  "\"Interval_Compressed_Histogram\"\n");
+	for (int i = 0; i < x->npoints; i++)
+		p[i] = &x->points[i];
+	if (x->npoints > 1)
+		qsort(p, (size_t) x->npoints, sizeof(struct store_point_row *),
+			  point_order_cmp);
+	for (int i = 0; i < x->npoints; i++)
+	{
+		struct hist *h;
+
+		if (p[i]->order_idx != last_order)
+		{
+			at += step_len;
+			step_len = 0;
+			last_order = p[i]->order_idx;
+		}
+		if (p[i]->duration_s > step_len)
+			step_len = p[i]->duration_s;
+		h = xmalloc(sizeof(*h));
+		if (p[i]->histogram == NULL || hist_decode(p[i]->histogram, h) < 0)
+		{
+			strbuf_addf(out, "#[point %d, %s: no histogram stored]\n",
+						p[i]->order_idx + 1, p[i]->workload);
+			free(h);
+			continue;
+		}
+		strbuf_addstr(out, "Tag=");
+		hdr_tag_part(out, p[i]->variant);
+		strbuf_addch(out, '/');
+		hdr_tag_part(out, p[i]->workload);
+		strbuf_addf(out, "/c%d/r%d,%.3f,%.3f,%.3f,", p[i]->clients,
+					p[i]->repeat_idx + 1, at, p[i]->duration_s,
+					(double) h->max_ns / 1e6);
+		hist_hdr_encode(h, out);
+		strbuf_addch(out, '\n');
+		free(h);
+	}
+	free(p);
+}
+
 void
 report_dash_export(struct strbuf *out, const struct report_export_run *x,
 				   enum report_dash_format f)
@@ -343,6 +449,9 @@ report_dash_export(struct strbuf *out, const struct report_export_run *x,
 			break;
 		case REPORT_DASH_OPENMETRICS:
 			write_openmetrics(out, x);
+			break;
+		case REPORT_DASH_HDR_LOG:
+			write_hdr_log(out, x);
 			break;
 	}
 }

@@ -198,10 +198,12 @@ enum report_dash_format
 {
 	REPORT_DASH_BMF,              /* Bencher Metric Format (JSON) */
 	REPORT_DASH_BENCHMARK_ACTION, /* github-action-benchmark, custom JSON */
-	REPORT_DASH_OPENMETRICS       /* OpenMetrics text */
+	REPORT_DASH_OPENMETRICS,      /* OpenMetrics text */
+	REPORT_DASH_HDR_LOG           /* HdrHistogram's interval log */
 };
 
-/* "bmf", "benchmark-action" or "openmetrics" into *OUT; -1 otherwise. */
+/* "bmf", "benchmark-action", "openmetrics" or "hdr-log" into *OUT; -1
+ * otherwise. */
 int report_dash_parse(const char *name, enum report_dash_format *out);
 
 /* The run of X (its points; series not needed) in format F. */

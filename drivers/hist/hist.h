@@ -3,7 +3,11 @@
  *
  * Values are nanoseconds.  Each power of two is split into 128 linear
  * sub-buckets, so any recorded value is known to within 1/256 of itself
- * (bucket midpoint), well inside the 1 % the design asks for.  Recording
+ * (bucket midpoint), well inside the 1 % the design asks for.  These are
+ * HdrHistogram's buckets at 2 significant digits and a lowest discernible
+ * value of 1 ns (values below 256 exact, then 128 an octave), bucket i
+ * its counts index i: hist_hdr_encode() writes a histogram as HdrHistogram
+ * reads it, nothing rounded.  Recording
  * is a few instructions and never allocates; one histogram per thread,
  * merged with hist_add() after the threads are joined.
  */
@@ -57,5 +61,16 @@ void hist_bucket_range(int bucket, uint64_t *lo, uint64_t *hi);
  */
 void hist_encode(const struct hist *h, struct strbuf *out);
 int hist_decode(const char *text, struct hist *h);
+
+/*
+ * H in HdrHistogram's compressed base64 form, what a line of an interval
+ * log holds (hdr.c: the "V2" encoding, zlib, base64), values in
+ * nanoseconds; appended to OUT.  hist_hdr_decode() reads that form back
+ * (2 significant digits, lowest value 1, as written here), each bucket's
+ * midpoint standing for its values in the sum, min and max its bucket's
+ * bounds; -1 for anything else.
+ */
+void hist_hdr_encode(const struct hist *h, struct strbuf *out);
+int hist_hdr_decode(const char *text, struct hist *h);
 
 #endif /* PGCLIFF_HIST_H */

@@ -101,7 +101,8 @@ check_eq "history exit" $? 0
 check_eq "history series" "$(grep -c '^variant delay, workload txid' "$TMP/hist")" 3
 
 # every JSON document of this run valid against its schema (schemas/json/),
-# and the dashboards' exports: BMF, github-action-benchmark, OpenMetrics
+# and the dashboards' exports: BMF, github-action-benchmark, OpenMetrics,
+# HdrHistogram's interval log
 . "$ROOT/tests/cli/validate_lib.sh"
 "$PGCLIFF" list --format json >"$TMP/list.json"
 "$PGCLIFF" show "$run" --format json --series >"$TMP/run.json"
@@ -120,6 +121,14 @@ done
 check_eq "bmf: a benchmark per variant and client count" \
 	"$(grep -c '^  "it_variants/txid/[a-z]*/c[0-9]*": {' "$TMP/bmf.json")" 9
 check_eq "openmetrics: a tps sample per point" "$(grep -c '^pgcliff_tps{' "$TMP/run.om")" 18
+# HdrHistogram's interval log: a line a point, read back by validate.py's
+# own reader; each holds its point's transactions, as recorded
+"$PGCLIFF" export "$run" --format hdr-log -o "$TMP/run.hlog"
+check_eq "export hdr-log exit" $? 0
+validate hdr-log "$TMP/run.hlog" >"$TMP/hlog.out" 2>&1 || fail "hdr-log: $(cat "$TMP/hlog.out")"
+check_eq "hdr-log: an interval a point, tagged" "$(grep -cE '^[a-z]+/txid/c[0-9]+/r[12] [0-9]+ digits 2$' "$TMP/hlog.out")" 18
+check_eq "hdr-log: every transaction of the run, in its point's interval" \
+	"$(awk '{s += $2} END {print s}' "$TMP/hlog.out")" "$(sql "SELECT sum(transactions) FROM point WHERE run_id = $run")"
 "$PGCLIFF" export 999999 --format bmf >/dev/null 2>&1
 check_eq "export of a missing run" $? 65
 finish

@@ -4,8 +4,11 @@
  * a row per point or second, and quotes what needs quoting.
  */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "hist.h"
 #include "report.h"
 #include "store.h"
 #include "test.h"
@@ -181,6 +184,60 @@ main(void)
 		strbuf_reset(&sb);
 		report_dash_export(&sb, &dx, REPORT_DASH_BENCHMARK_ACTION);
 		CHECK(strstr(sb.buf, "\"range\": \"± 10.000\"") != NULL);
+
+		/* HdrHistogram's interval log: a line a point with a histogram,
+		 * the windows end to end in plan order, the tag without a comma
+		 * or white space, the histogram as recorded */
+		{
+			struct hist *h = calloc(1, sizeof(*h)),
+						*back = calloc(1, sizeof(*h));
+			struct strbuf enc = STRBUF_INIT;
+			const char *line;
+			const char *head = "#[Histogram log format version 1.3]\n"
+							   "#[StartTime: 1796119200.000 (seconds since "
+							   "epoch), 2026-12-01 10:00:00 UTC]\n";
+			char b64[4096];
+
+			hist_reset(h);
+			hist_record(h, 250000);
+			hist_record(h, 1750000);
+			hist_encode(h, &enc);
+			for (int i = 0; i < 4; i++)
+			{
+				d[i].order_idx = 3 - i;
+				d[i].duration_s = 2.0;
+				d[i].histogram = i == 2 ? NULL : enc.buf;
+			}
+			d[0].variant = d[1].variant = d[2].variant = d[3].variant =
+				"a, b\tc";
+			strbuf_reset(&sb);
+			report_dash_export(&sb, &dx, REPORT_DASH_HDR_LOG);
+			CHECK(strncmp(sb.buf, head, strlen(head)) == 0);
+			CHECK(strstr(sb.buf, "\n\"StartTimestamp\",\"Interval_Length\","
+								 "\"Interval_Max\",\"Interval_Compressed_"
+								 "Histogram\"\n") != NULL);
+			/* plan order: the last point first, the third without one */
+			CHECK(strstr(sb.buf, "\nTag=a__b_c/txid/c4/r4,0.000,2.000,1.750,"
+								 "HISTF") != NULL);
+			CHECK(strstr(sb.buf,
+						 "\n#[point 2, txid: no histogram stored]\n"
+						 "Tag=a__b_c/txid/c4/r2,4.000,2.000,") != NULL);
+			line = strstr(sb.buf, "Tag=a__b_c/txid/c4/r1,6.000,2.000,1.750,");
+			CHECK(line != NULL);
+			if (line && sscanf(line, "%*[^H]%4095[A-Za-z0-9+/=]", b64) == 1)
+			{
+				CHECK_INT(hist_hdr_decode(b64, back), 0);
+				CHECK(memcmp(back->buckets, h->buckets, sizeof(h->buckets)) ==
+					  0);
+			}
+			else
+				CHECK(!"an interval line with its histogram");
+			/* 4 of the log, a line a point */
+			CHECK_INT(count_lines(sb.buf), 4 + 4);
+			strbuf_release(&enc);
+			free(h);
+			free(back);
+		}
 	}
 	strbuf_release(&sb);
 	TEST_MAIN_END("test_export");
