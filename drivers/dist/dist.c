@@ -1512,6 +1512,19 @@ refuse_hosts(const struct dist_worker_config *c,
 		{
 			char *list, *save = NULL;
 
+			/* a service's hosts are in a file this worker reads: not
+			 * to be checked here, so not to be named by a spec */
+			if (strcmp(kw[k], "service") == 0 ||
+				strcmp(kw[k], "servicefile") == 0)
+			{
+				error_set(err, PGC_ERR_UNAVAILABLE,
+						  "refused: %s %s names a %s (\"%s\"), whose hosts "
+						  "this worker cannot check",
+						  what, name, kw[k], val[k]);
+				error_hint(err, "give the run's --target host= and port=, "
+								"not service=");
+				return -1;
+			}
 			if (strcmp(kw[k], "host") != 0 && strcmp(kw[k], "hostaddr") != 0)
 				continue;
 			list = xstrdup(val[k]);

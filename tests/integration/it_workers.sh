@@ -331,7 +331,7 @@ s.listen(4)
 s.settimeout(0.2)
 open(sys.argv[1] + ".port", "w").write(str(s.getsockname()[1]))
 got = b""
-end = time.time() + 40
+end = time.time() + 120
 while time.time() < end and not __import__("os").path.exists(sys.argv[1] + ".stop"):
     try:
         c, _ = s.accept()
@@ -362,6 +362,15 @@ export PGPASSWORD=worker-secret
 forged "a signed spec for a host not allowed" "$shellrun" "$(sign "$shellrun" "$TMP/away.spec")" "$TMP/away.spec" \
 	"workload w connects to host \"127.0.0.2\", which this worker does not allow"
 check_eq "nothing reached the listener" "$(cat "$TMP/listener.got" 2>/dev/null | wc -c)" 0
+# a service names hosts in a file of the worker's, which it cannot check
+python3 - "$TMP/away.spec" >"$TMP/service.spec" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["workloads"][0]["conn"] = [kv for kv in d["workloads"][0]["conn"] if kv[0] != "host"] + [["service", "prod"]]
+print(json.dumps(d, separators=(",", ":")))
+PY
+forged "a signed spec naming a service" "$shellrun" "$(sign "$shellrun" "$TMP/service.spec")" "$TMP/service.spec" \
+	"workload w names a service (\"prod\"), whose hosts this worker cannot check"
 # the control: allowed, the worker does connect there (and the listener
 # hangs up: it is not PostgreSQL), so the check above could have failed
 id=$(forge "$shellrun" "$(sign "$shellrun" "$TMP/away.spec")" "$TMP/away.spec")
