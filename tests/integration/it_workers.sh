@@ -272,8 +272,12 @@ hold_lock() {
 	p -d results -At <"$TMP/lock.fifo" >"$TMP/lock.out" 2>&1 &
 	lockpid=$!
 	exec {lockfd}>"$TMP/lock.fifo"
-	echo "SELECT 'held ' || pg_advisory_lock(1885823843, $1) IS NULL;" >&$lockfd
-	for _ in $(seq 1 100); do grep -q held "$TMP/lock.out" && break; sleep 0.1; done
+	echo "SELECT pg_advisory_lock(1885823843, $1);" >&$lockfd
+	# held once the server says so (psql's output to a file is buffered)
+	for _ in $(seq 1 100); do
+		[ "$(q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 1885823843 AND objid = $1 AND granted")" = 1 ] && break
+		sleep 0.1
+	done
 }
 release_lock() { exec {lockfd}>&-; wait $lockpid; }
 shellrun=$(q "SELECT max(r.id) FROM run r WHERE r.recipe = 'workers_shell' AND r.status = 'ok'")
