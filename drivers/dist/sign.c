@@ -127,7 +127,7 @@ dist_verify(const struct dist_key *key, const char *run_uid, int order,
 	char want[DIST_SIGNATURE_LEN + 1];
 	json_t *doc;
 	json_t *posted, *ready;
-	int64_t age_us, bound_us;
+	int64_t age_us, bound_us, ready_ns;
 
 	if (signature == NULL || strlen(signature) != DIST_SIGNATURE_LEN)
 	{
@@ -161,8 +161,11 @@ dist_verify(const struct dist_key *key, const char *run_uid, int order,
 		return -1;
 	}
 	age_us = now_us - (int64_t) json_integer_value(posted);
-	bound_us =
-		((int64_t) json_integer_value(ready) + DIST_SPEC_MAX_AGE_NS) / 1000;
+	/* a ready timeout of a day at most: no sum past int64's range */
+	ready_ns = (int64_t) json_integer_value(ready);
+	if (ready_ns < 0 || ready_ns > 86400 * 1000000000LL)
+		ready_ns = 86400 * 1000000000LL;
+	bound_us = (ready_ns + DIST_SPEC_MAX_AGE_NS) / 1000;
 	json_decref(doc);
 	if (age_us > bound_us || age_us < -bound_us)
 	{

@@ -187,7 +187,8 @@ hist_hdr_decode(const char *text, struct hist *h)
 		p += n;
 		if (v < 0)
 		{
-			if (-v > HIST_NBUCKETS - idx)
+			/* -v empty buckets, at most those left (v may be INT64_MIN) */
+			if (v < (int64_t) idx - HIST_NBUCKETS)
 				goto out;
 			idx += (int) -v;
 			continue;
