@@ -193,6 +193,10 @@ void cmd_ctx_init(struct cmd_ctx *ctx, const struct cmd *c, const char *db);
  * default; NULL with CTX->err.  WRITE: the command stores something.
  */
 struct store *cmd_open_store(struct cmd_ctx *ctx, bool write);
+
+/* The key file of run --workers and worker: GIVEN (--key-file), else
+ * $PGCLIFF_KEY_FILE, else NULL (an empty value counts as none). */
+const char *cmd_key_file(const char *given);
 /* $PGCLIFF_STORE_TIMEOUT, the wait for an SQLite store another process
  * holds locked (0 when unset: the store's default, 30 s); -1 and ERR when
  * it is not a duration. */

@@ -611,9 +611,8 @@ check_options(int argc, char **argv, struct run_opts *o)
 	if (o->key_file && o->workers == 0)
 		return cmd_usage_error(&cmd_run, "--key-file goes with --workers");
 	/* workers run only work signed with the secret they share with us */
-	if (o->workers > 0 && o->key_file == NULL &&
-		(o->key_file = getenv("PGCLIFF_KEY_FILE")) && o->key_file[0] == '\0')
-		o->key_file = NULL;
+	if (o->workers > 0)
+		o->key_file = cmd_key_file(o->key_file);
 	if (o->workers > 0 && o->key_file == NULL)
 		return cmd_usage_error(&cmd_run,
 							   "--workers needs --key-file (or "

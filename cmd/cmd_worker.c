@@ -190,10 +190,7 @@ worker_fn(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error(&cmd_worker, "unexpected argument \"%s\"",
 							   argv[optind]);
-	if (key_file == NULL && (key_file = getenv("PGCLIFF_KEY_FILE")) &&
-		key_file[0] == '\0')
-		key_file = NULL;
-	if (key_file == NULL)
+	if ((key_file = cmd_key_file(key_file)) == NULL)
 		return cmd_usage_error(&cmd_worker,
 							   "a worker needs --key-file (or "
 							   "PGCLIFF_KEY_FILE): it runs only work signed "

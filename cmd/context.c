@@ -230,3 +230,13 @@ cmd_json_for_stdout(struct strbuf *out)
 	strbuf_addch(out, '\n');
 	free(text);
 }
+
+const char *
+cmd_key_file(const char *given)
+{
+	const char *env = getenv("PGCLIFF_KEY_FILE");
+
+	if (given)
+		return given;
+	return env && env[0] ? env : NULL;
+}
