@@ -1,6 +1,6 @@
 /*
  * cmd_bisect.c - `pgcliff bisect`: the first commit between a good and a
- * bad revision that makes a recipe's figure worse (drivers/bisect).
+ * bad revision that makes a recipe's figure worse (cmd/conductor/bisect).
  */
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * cmd_build.c - `pgcliff build`: PostgreSQL from a source tree, with
- * #define overrides and patches, into the build cache (drivers/build).
+ * #define overrides and patches, into the build cache (drivers/pgbuild).
  */
 #include <stdio.h>
 #include <stdlib.h>

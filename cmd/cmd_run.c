@@ -24,7 +24,7 @@
 #include "pginit.h"
 #include "recipe.h"
 #include "compare.h"
-#include "dist.h"
+#include "fleet.h"
 #include "report.h"
 #include "run.h"
 #include "sequential.h"
@@ -82,7 +82,7 @@ struct run_opts
 	int profile_callgraph; /* --profile-callgraph: enum profile_callgraph */
 	int workers;           /* --workers */
 	const char *key_file;  /* --key-file, else $PGCLIFF_KEY_FILE */
-	struct dist_key key;   /* its secret, with --workers */
+	struct wire_key key;   /* its secret, with --workers */
 	int64_t worker_timeout_ns;  /* --worker-timeout */
 	double max_clock_offset_ms; /* --max-clock-offset */
 	enum cmp_rule rule;         /* --rule: what makes a REGRESSION */
@@ -1320,7 +1320,7 @@ run_fn(int argc, char **argv)
 	}
 	cmd_ctx_init(&ctx, &cmd_run, o.db);
 	/* before any server starts */
-	if (o.workers > 0 && dist_key_load(o.key_file, &o.key, &ctx.err) < 0)
+	if (o.workers > 0 && wire_key_load(o.key_file, &o.key, &ctx.err) < 0)
 		goto out;
 	if (!o.seed_set)
 		o.seed = cmd_draw_seed();

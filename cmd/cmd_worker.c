@@ -1,8 +1,8 @@
 /*
  * cmd_worker.c - `pgcliff worker`: a driver of its share of clients for
  * a `run --workers N` on this or another host, fed through a shared
- * PostgreSQL store (drivers/dist).  It parses options and prints what
- * the worker does; claiming, measuring and reporting are dist_serve()'s.
+ * PostgreSQL store (cmd/conductor/fleet).  It parses options and prints what
+ * the worker does; claiming, measuring and reporting are fleet_serve()'s.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "dist.h"
+#include "fleet.h"
 #include "recipe.h"
 #include "store.h"
 
@@ -88,29 +88,29 @@ const struct cmd cmd_worker = {
 };
 
 static void
-on_worker_event(void *arg, const struct dist_worker_info *i)
+on_worker_event(void *arg, const struct fleet_worker_info *i)
 {
 	const char *name = arg;
 
 	switch (i->kind)
 	{
-		case DIST_EV_CLAIMED:
+		case FLEET_EV_CLAIMED:
 			printf("%s: run %" PRId64 " point %d: share %d of %d, %d "
 				   "client%s\n",
 				   name, i->run_id, i->order + 1, i->share + 1, i->nshares,
 				   i->clients, i->clients == 1 ? "" : "s");
 			break;
-		case DIST_EV_READY:
+		case FLEET_EV_READY:
 			printf("%s: run %" PRId64 " point %d: ready, clock %+.3f ms from "
 				   "the run's\n",
 				   name, i->run_id, i->order + 1, i->offset_ms);
 			break;
-		case DIST_EV_DONE:
+		case FLEET_EV_DONE:
 			printf("%s: run %" PRId64 " point %d: done, %" PRIu64
 				   " transactions\n",
 				   name, i->run_id, i->order + 1, i->txns);
 			break;
-		case DIST_EV_FAILED:
+		case FLEET_EV_FAILED:
 			printf("%s: run %" PRId64 " point %d: failed: %s\n", name,
 				   i->run_id, i->order + 1, i->err->message);
 			break;
@@ -124,9 +124,9 @@ worker_fn(int argc, char **argv)
 	const char *db = NULL, *key_file = NULL;
 	const char *allow[MAX_ALLOW_HOSTS + 2];
 	int nallow = 0;
-	struct dist_key key;
+	struct wire_key key;
 	char name[300];
-	struct dist_worker_config wc;
+	struct fleet_worker_config wc;
 	struct cmd_ctx ctx;
 	int ch, shares = 0;
 
@@ -206,7 +206,7 @@ worker_fn(int argc, char **argv)
 	}
 	cmd_install_signals();
 	cmd_ctx_init(&ctx, &cmd_worker, db);
-	if (dist_key_load(key_file, &key, &ctx.err) < 0 ||
+	if (wire_key_load(key_file, &key, &ctx.err) < 0 ||
 		(wc.store = cmd_open_store(&ctx, true)) == NULL)
 		return cmd_ctx_finish(&ctx);
 	if (!store_can_coordinate(wc.store))
@@ -231,7 +231,7 @@ worker_fn(int argc, char **argv)
 	wc.event_arg = name;
 	printf("%s: waiting for work in %s\n", name, store_name(wc.store));
 	fflush(stdout);
-	if (dist_serve(&wc, &shares, &ctx.err) == 0)
+	if (fleet_serve(&wc, &shares, &ctx.err) == 0)
 		printf("%s: %d share%s measured, %s\n", name, shares,
 			   shares == 1 ? "" : "s",
 			   wc.max_shares && shares >= wc.max_shares ? "done" : "idle");

@@ -113,8 +113,8 @@ struct variant_guc
  * the recipe's `server:`), or an external server.  The one model of a
  * variant: the recipe's variants: parse into it (their own settings only),
  * the run resolves --variant and the recipe's server: over a copy of it
- * (drivers/run: variants_resolve), the plan indexes the resolved list, and
- * targets and the store's variant rows are made from it.
+ * (cmd/conductor/run: variants_resolve), the plan indexes the resolved list,
+ * and targets and the store's variant rows are made from it.
  */
 struct variant
 {

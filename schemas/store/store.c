@@ -254,7 +254,7 @@ static const struct migration
 	  "ALTER TABLE point ADD COLUMN ll_misses REAL;"
 	  "ALTER TABLE point ADD COLUMN counted INTEGER;"),
 	 NULL, NULL},
-	/* 17 -> 18: the coordinator's signature of a point's spec (dist.h) */
+	/* 17 -> 18: the coordinator's signature of a point's spec (wire.h) */
 	{"ALTER TABLE work_point ADD COLUMN signature TEXT;", NULL, NULL},
 };
 

@@ -561,7 +561,7 @@ int store_copy_run(struct store *from, int64_t run_id, struct store *to,
  * clients are split into shares that worker processes, on this host or
  * others, claim from a PostgreSQL store (FOR UPDATE SKIP LOCKED).  The
  * store keeps the work and every worker's result; the documents in SPEC
- * and RESULT are drivers/dist's.  A claimed share is held by a session
+ * and RESULT are drivers/wire's.  A claimed share is held by a session
  * advisory lock of its worker's store connection, so a worker that dies
  * is seen at once: its share is "gone".  All of it fails with
  * PGC_ERR_USAGE on an SQLite store.

@@ -3,7 +3,7 @@
  * work a coordinator posts, the shares workers claim with FOR UPDATE SKIP
  * LOCKED, their readiness, clocks and results.  PostgreSQL stores only
  * (SQLite has neither SKIP LOCKED nor sessions to watch).  What a spec or
- * a result says is drivers/dist's business, not this file's.
+ * a result says is drivers/wire's business, not this file's.
  */
 #include <inttypes.h>
 #include <stdio.h>

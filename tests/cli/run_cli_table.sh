@@ -7,7 +7,7 @@ pgcliff=$1 cases=$2 ROOT=$3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export PGCLIFF_DB="$TMP/default.db"
-# the secret of run --workers and worker (dist.h), its owner's alone
+# the secret of run --workers and worker (wire.h), its owner's alone
 (umask 077 && printf '%s' 0123456789abcdef0123456789abcdef >"$TMP/key")
 export PGCLIFF_KEY_FILE="$TMP/key"
 pass=0 fail=0 n=0

@@ -15,13 +15,13 @@ targets=("$@")
 out=$root/build/fuzz
 mkdir -p "$out"
 inc=(-I"$root/drivers/base" -I"$root/drivers/script" -I"$root/schemas/recipe"
-	-I"$root/drivers/placement" -I"$root/drivers/build" -I"$root/drivers/json"
+	-I"$root/drivers/placement" -I"$root/drivers/pgbuild" -I"$root/drivers/json"
 	-I"$root/schemas/store" -I"$root/report" -I"$root/drivers/hist"
 	-I"$root/cmd")
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined "${inc[@]}")
 base=("$root"/drivers/base/*.c)
 recipe=("$root/schemas/recipe/recipe.c" "$root"/drivers/script/*.c
-	"$root"/drivers/build/*.c "$root/drivers/json/pjson.c"
+	"$root"/drivers/pgbuild/*.c "$root/drivers/json/pjson.c"
 	"$root/drivers/placement/placement.c")
 store=("$root/schemas/store/store.c" "$root/drivers/hist/hist.c" "$root/drivers/json/pjson.c")
 for f in table stats compare render history history_render windows points sequential judge; do

@@ -28,7 +28,7 @@ export PGCLIFF_DB=$STORE
 # a PostgreSQL store keeps failed runs' logs beside the default SQLite store
 export XDG_DATA_HOME=$TMP/xdg
 q() { p -d results -At -c "$1"; }
-# the secret the runs and their workers share (dist.h): owner's alone
+# the secret the runs and their workers share (wire.h): owner's alone
 (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key")
 export PGCLIFF_KEY_FILE=$TMP/key
 
@@ -221,7 +221,7 @@ check_eq "the same with --allow-shell: exit" $? 0
 wait $trusting
 [ -e "$TMP/shell-ran" ] || fail "--allow-shell: the \\shell did not run"
 
-# Who may post work (dist.h).  A worker without a key, or with one others
+# Who may post work (wire.h).  A worker without a key, or with one others
 # may read, does not start; a run with --workers needs one too
 env -u PGCLIFF_KEY_FILE "$PGCLIFF" worker --idle 1s >/dev/null 2>"$TMP/nokey.err" </dev/null
 check_eq "a worker without --key-file: exit" $? 64

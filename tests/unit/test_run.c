@@ -1,5 +1,5 @@
 /*
- * test_run.c - what of drivers/run needs no server: the command line as
+ * test_run.c - what of cmd/conductor/run needs no server: the command line as
  * stored (passwords out), and planning (run_new): variants, steps, -D and
  * windows against -T, with the errors a command line gets.
  */

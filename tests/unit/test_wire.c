@@ -1,5 +1,5 @@
 /*
- * test_dist.c - the documents of a point spread over several drivers:
+ * test_wire.c - the documents of a point spread over several drivers:
  * a spec split into shares (clients, jobs, rates; no password passes),
  * results of three shares merged exactly (counts, histograms, per-second
  * series on the common clock, error classes, events, samples), and
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist.h"
+#include "wire.h"
 #include "hist.h"
 #include "script.h"
 #include "test.h"
@@ -95,7 +95,7 @@ make_spec(struct script **keep)
 	lp.scale = 10;
 	lp.nodes = &node;
 	lp.nnodes = 1;
-	spec = dist_spec(&lp, 3, 5000000000LL, 120.0, 15.0);
+	spec = wire_spec(&lp, 3, 5000000000LL, 120.0, 15.0);
 	return spec;
 }
 
@@ -112,13 +112,13 @@ test_split(void)
 	CHECK(strstr(spec, "/tmp/sock") != NULL);
 	for (int k = 0; k < 3; k++)
 	{
-		struct dist_share *s = dist_share_new(spec, k, &err);
+		struct wire_share *s = wire_share_new(spec, k, &err);
 		struct load_point *lp;
 
 		CHECK(s != NULL);
 		if (s == NULL)
 			continue;
-		lp = dist_share_point(s);
+		lp = wire_share_point(s);
 		CHECK_INT(lp->nworkloads, want_b[k] ? 2 : 1);
 		CHECK_INT(lp->workloads[0].clients, want_a[k]);
 		CHECK_INT(lp->workloads[0].jobs, want_jobs_a[k]);
@@ -144,13 +144,13 @@ test_split(void)
 		CHECK_INT(lp->warmup_ns, 1000000000LL);
 		CHECK_INT(lp->scale, 10);
 		CHECK(k == 0 || lp->seed != 42); /* streams of their own */
-		CHECK_INT(dist_share_clients(s), want_a[k] + want_b[k]);
-		dist_share_free(s);
+		CHECK_INT(wire_share_clients(s), want_a[k] + want_b[k]);
+		wire_share_free(s);
 	}
-	CHECK(dist_share_new(spec, 3, &err) == NULL);
-	CHECK(dist_share_new("{\"version\": 99}", 0, &err) == NULL);
+	CHECK(wire_share_new(spec, 3, &err) == NULL);
+	CHECK(wire_share_new("{\"version\": 99}", 0, &err) == NULL);
 	CHECK(strstr(err.message, "cannot read") != NULL);
-	CHECK(dist_share_new("not json", 0, &err) == NULL);
+	CHECK(wire_share_new("not json", 0, &err) == NULL);
 	free(spec);
 	for (int i = 0; i < 3; i++)
 		script_free(keep[i]);
@@ -158,14 +158,14 @@ test_split(void)
 
 /* One share's result: K scales everything, so that sums are known. */
 static char *
-share_result(const struct dist_share *s, int k)
+share_result(const struct wire_share *s, int k)
 {
 	struct load_result r;
 	struct load_workload_result *w;
 	char *doc;
 
 	memset(&r, 0, sizeof(r));
-	r.nworkloads = dist_share_point((struct dist_share *) s)->nworkloads;
+	r.nworkloads = wire_share_point((struct wire_share *) s)->nworkloads;
 	r.w = calloc((size_t) r.nworkloads, sizeof(*r.w));
 	r.conn_ms = 10.0 * (k + 1);
 	r.prepare_ms = 1.0 * (k + 1);
@@ -226,7 +226,7 @@ share_result(const struct dist_share *s, int k)
 			r.samples[i].waits = strdup("{\"LWLock:WALInsert\": 3}");
 		}
 	}
-	doc = dist_result(s, &r);
+	doc = wire_result(s, &r);
 	load_result_release(&r);
 	return doc;
 }
@@ -243,12 +243,12 @@ test_merge(void)
 
 	for (int k = 0; k < 3; k++)
 	{
-		struct dist_share *s = dist_share_new(spec, k, &err);
+		struct wire_share *s = wire_share_new(spec, k, &err);
 
 		docs[k] = share_result(s, k);
-		dist_share_free(s);
+		wire_share_free(s);
 	}
-	CHECK_INT(dist_merge((const char *const *) docs, 3, 2, &out, &err), 0);
+	CHECK_INT(wire_merge((const char *const *) docs, 3, 2, &out, &err), 0);
 	/* workload a ran on three shares, b on two (share 3 had no client) */
 	CHECK_INT(out.w[0].txns, 100 + 200 + 300);
 	CHECK_INT(out.w[1].txns, 100 + 200);
@@ -301,9 +301,9 @@ test_merge(void)
 		const char *alien[1] = {
 			"{\"version\": 2, \"workloads\": [{\"index\": 5}]}"};
 
-		CHECK_INT(dist_merge(bad, 1, 2, &out, &err), -1);
+		CHECK_INT(wire_merge(bad, 1, 2, &out, &err), -1);
 		CHECK(strstr(err.message, "cannot read") != NULL);
-		CHECK_INT(dist_merge(alien, 1, 2, &out, &err), -1);
+		CHECK_INT(wire_merge(alien, 1, 2, &out, &err), -1);
 	}
 	for (int k = 0; k < 3; k++)
 		free(docs[k]);
@@ -328,10 +328,10 @@ key_file(const char *dir, const char *name, const char *text, mode_t mode)
 static void
 test_sign(void)
 {
-	char dir[] = "/tmp/test_dist.XXXXXX";
-	struct dist_key key, other;
+	char dir[] = "/tmp/test_wire.XXXXXX";
+	struct wire_key key, other;
 	struct pgc_error err;
-	char sig[DIST_SIGNATURE_LEN + 1], *path;
+	char sig[WIRE_SIGNATURE_LEN + 1], *path;
 	/* posted at 1000 s, a 60 s ready timeout: good until 1660 s */
 	const char *spec =
 		"{\"posted_us\": 1000000000, \"ready_timeout_ns\": 60000000000}";
@@ -341,10 +341,10 @@ test_sign(void)
 	/* the key: its owner's alone, 16 bytes or more, trailing newlines not
 	 * counted */
 	path = key_file(dir, "k", "0123456789abcdef0123456789abcdef\n", 0600);
-	CHECK_INT(dist_key_load(path, &key, &err), 0);
+	CHECK_INT(wire_key_load(path, &key, &err), 0);
 	CHECK_INT(key.len, 32);
 	CHECK_INT(chmod(path, 0640), 0);
-	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK_INT(wire_key_load(path, &other, &err), -1);
 	CHECK_INT(err.kind, PGC_ERR_USAGE);
 	CHECK(strstr(err.message, "may be read or written by others (mode 0640") !=
 		  NULL);
@@ -352,49 +352,49 @@ test_sign(void)
 	unlink(path);
 	free(path);
 	path = key_file(dir, "short", "0123456789abcde\r\n", 0400);
-	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK_INT(wire_key_load(path, &other, &err), -1);
 	CHECK(strstr(err.message, "holds 15 bytes: a key is 16 to 4096") != NULL);
 	unlink(path);
 	free(path);
-	CHECK_INT(dist_key_load("/dev/null", &other, &err), -1);
+	CHECK_INT(wire_key_load("/dev/null", &other, &err), -1);
 	CHECK(strstr(err.message, "not a regular file") != NULL);
 	path = xasprintf("%s/none", dir);
-	CHECK_INT(dist_key_load(path, &other, &err), -1);
+	CHECK_INT(wire_key_load(path, &other, &err), -1);
 	CHECK(strstr(err.message, "could not read the key file") != NULL);
 	free(path);
 	rmdir(dir);
 
 	/* HMAC-SHA256 of "pgcliff spec 1", the uid, the order and the spec,
 	 * each NUL-ended: Python's hmac.new(key, msg, sha256) of them */
-	dist_sign(&key, "u1", 3, spec, sig);
+	wire_sign(&key, "u1", 3, spec, sig);
 	CHECK_STR(
 		sig,
 		"f88fb9e511b209c7222aec463008631d4f29cdf63975d2f9a126af28685bc54b");
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), 0);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), 0);
 	/* not signed, signed otherwise, another run, another step */
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, NULL, 1001 * s, &err), -1);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, NULL, 1001 * s, &err), -1);
 	CHECK(strstr(err.message, "is not signed (") != NULL);
 	sig[0] = sig[0] == 'f' ? 'e' : 'f';
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), -1);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, sig, 1001 * s, &err), -1);
 	CHECK(strstr(err.message, "not signed with this worker's key") != NULL);
 	CHECK_INT(err.kind, PGC_ERR_UNAVAILABLE);
-	dist_sign(&key, "u1", 3, spec, sig);
-	CHECK_INT(dist_verify(&key, "u2", 3, spec, sig, 1001 * s, &err), -1);
-	CHECK_INT(dist_verify(&key, "u1", 4, spec, sig, 1001 * s, &err), -1);
+	wire_sign(&key, "u1", 3, spec, sig);
+	CHECK_INT(wire_verify(&key, "u2", 3, spec, sig, 1001 * s, &err), -1);
+	CHECK_INT(wire_verify(&key, "u1", 4, spec, sig, 1001 * s, &err), -1);
 	/* a key one byte shorter signs otherwise */
 	other = key;
 	other.len--;
-	CHECK_INT(dist_verify(&other, "u1", 3, spec, sig, 1001 * s, &err), -1);
+	CHECK_INT(wire_verify(&other, "u1", 3, spec, sig, 1001 * s, &err), -1);
 	/* its age: up to its ready timeout and 10 minutes, either way */
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1660 * s, &err), 0);
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 1661 * s, &err), -1);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, sig, 1660 * s, &err), 0);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, sig, 1661 * s, &err), -1);
 	CHECK(strstr(err.message, "posted 661 s ago by this worker's clock (at "
 							  "most 660 s)") != NULL);
-	CHECK_INT(dist_verify(&key, "u1", 3, spec, sig, 339 * s, &err), -1);
+	CHECK_INT(wire_verify(&key, "u1", 3, spec, sig, 339 * s, &err), -1);
 	CHECK(strstr(err.message, "661 s ahead") != NULL);
 	/* signed, but without its time: a pgcliff of another version */
-	dist_sign(&key, "u1", 3, "{}", sig);
-	CHECK_INT(dist_verify(&key, "u1", 3, "{}", sig, 1001 * s, &err), -1);
+	wire_sign(&key, "u1", 3, "{}", sig);
+	CHECK_INT(wire_verify(&key, "u1", 3, "{}", sig, 1001 * s, &err), -1);
 	CHECK_INT(err.kind, PGC_ERR_INTERNAL);
 }
 
@@ -402,31 +402,31 @@ static void
 test_hosts(void)
 {
 	const char *hosts[] = {"db.lab", "10.0.0.7", "/run/pg", "/tmp/x/"};
-	struct dist_hosts allow = {hosts, 4};
-	struct dist_hosts none = {NULL, 0};
+	struct wire_hosts allow = {hosts, 4};
+	struct wire_hosts none = {NULL, 0};
 
-	CHECK(dist_host_allowed(&allow, "db.lab"));
-	CHECK(dist_host_allowed(&allow, "DB.Lab"));
-	CHECK(!dist_host_allowed(&allow, "db.lab.evil"));
-	CHECK(!dist_host_allowed(&allow, "lab"));
-	CHECK(dist_host_allowed(&allow, "10.0.0.7"));
-	CHECK(!dist_host_allowed(&allow, "10.0.0.70"));
+	CHECK(wire_host_allowed(&allow, "db.lab"));
+	CHECK(wire_host_allowed(&allow, "DB.Lab"));
+	CHECK(!wire_host_allowed(&allow, "db.lab.evil"));
+	CHECK(!wire_host_allowed(&allow, "lab"));
+	CHECK(wire_host_allowed(&allow, "10.0.0.7"));
+	CHECK(!wire_host_allowed(&allow, "10.0.0.70"));
 	/* socket directories: the one allowed and those below it */
-	CHECK(dist_host_allowed(&allow, "/run/pg"));
-	CHECK(dist_host_allowed(&allow, "/run/pg/a"));
-	CHECK(!dist_host_allowed(&allow, "/run/pgx"));
-	CHECK(!dist_host_allowed(&allow, "/run"));
-	CHECK(!dist_host_allowed(&allow, "/run/pg/../other"));
-	CHECK(!dist_host_allowed(&allow, "/run/pg/.."));
-	CHECK(dist_host_allowed(&allow, "/run/pg/.s"));
-	CHECK(dist_host_allowed(&allow, "/tmp/x"));
-	CHECK(dist_host_allowed(&allow, "/tmp/x/y"));
+	CHECK(wire_host_allowed(&allow, "/run/pg"));
+	CHECK(wire_host_allowed(&allow, "/run/pg/a"));
+	CHECK(!wire_host_allowed(&allow, "/run/pgx"));
+	CHECK(!wire_host_allowed(&allow, "/run"));
+	CHECK(!wire_host_allowed(&allow, "/run/pg/../other"));
+	CHECK(!wire_host_allowed(&allow, "/run/pg/.."));
+	CHECK(wire_host_allowed(&allow, "/run/pg/.s"));
+	CHECK(wire_host_allowed(&allow, "/tmp/x"));
+	CHECK(wire_host_allowed(&allow, "/tmp/x/y"));
 	/* a path is not a name, nor a name a path */
-	CHECK(!dist_host_allowed(&allow, "run/pg"));
+	CHECK(!wire_host_allowed(&allow, "run/pg"));
 	/* none named: the worker's own default */
-	CHECK(dist_host_allowed(&none, ""));
-	CHECK(dist_host_allowed(&none, NULL));
-	CHECK(!dist_host_allowed(&none, "db.lab"));
+	CHECK(wire_host_allowed(&none, ""));
+	CHECK(wire_host_allowed(&none, NULL));
+	CHECK(!wire_host_allowed(&none, "db.lab"));
 }
 
 int
@@ -436,5 +436,5 @@ main(void)
 	test_merge();
 	test_sign();
 	test_hosts();
-	TEST_MAIN_END("test_dist");
+	TEST_MAIN_END("test_wire");
 }

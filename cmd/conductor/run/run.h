@@ -19,7 +19,7 @@
 #include "base.h"
 #include "build.h"
 #include "compare.h"
-#include "dist.h"
+#include "fleet.h"
 #include "engine.h"
 #include "pginit.h"
 #include "recipe.h"
@@ -157,16 +157,16 @@ struct run_config
 	/*
 	 * --workers: every point's clients are spread over this many worker
 	 * processes (pgcliff worker) that meet in the store, which must be
-	 * PostgreSQL (dist.h); 0: this process drives every client.  How long
+	 * PostgreSQL (fleet.h); 0: this process drives every client.  How long
 	 * they may take to be ready (0: 60 s), and the bound on their clocks'
 	 * offset against this host's (0: 20 ms).
 	 */
 	int64_t worker_timeout_ns;
 	double max_clock_offset_ms;
 	int workers;
-	/* the secret the specs posted to the workers are signed with (dist.h;
+	/* the secret the specs posted to the workers are signed with (wire.h;
 	 * --key-file): required with workers */
-	const struct dist_key *worker_key;
+	const struct wire_key *worker_key;
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 	int nvariant_args;

@@ -1,7 +1,7 @@
 /*
  * sign.c - who may post work to a worker: the key a coordinator and its
  * workers share, the spec's signature, and the hosts a worker connects to
- * (dist.h says why).
+ * (wire.h says why).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist.h"
+#include "wire.h"
 
 int
-dist_key_load(const char *path, struct dist_key *key, struct pgc_error *err)
+wire_key_load(const char *path, struct wire_key *key, struct pgc_error *err)
 {
 	struct stat st;
-	unsigned char buf[DIST_KEY_MAX + 3];
+	unsigned char buf[WIRE_KEY_MAX + 3];
 	ssize_t got;
 	size_t len = 0;
 	int fd;
@@ -76,13 +76,13 @@ dist_key_load(const char *path, struct dist_key *key, struct pgc_error *err)
 	/* a key typed or echoed into the file ends with a newline */
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		len--;
-	if (len < DIST_KEY_MIN || len > DIST_KEY_MAX)
+	if (len < WIRE_KEY_MIN || len > WIRE_KEY_MAX)
 	{
 		error_set(err, PGC_ERR_USAGE,
 				  "the key file \"%s\" holds %s%zu bytes: a key is %d to %d",
-				  path, len > DIST_KEY_MAX ? "more than " : "",
-				  len > DIST_KEY_MAX ? (size_t) DIST_KEY_MAX : len,
-				  DIST_KEY_MIN, DIST_KEY_MAX);
+				  path, len > WIRE_KEY_MAX ? "more than " : "",
+				  len > WIRE_KEY_MAX ? (size_t) WIRE_KEY_MAX : len,
+				  WIRE_KEY_MIN, WIRE_KEY_MAX);
 		error_hint(err,
 				   "make one with: (umask 077; openssl rand -hex 32 > %s)",
 				   path);
@@ -96,8 +96,8 @@ dist_key_load(const char *path, struct dist_key *key, struct pgc_error *err)
 }
 
 void
-dist_sign(const struct dist_key *key, const char *run_uid, int order,
-		  const char *spec, char out[DIST_SIGNATURE_LEN + 1])
+wire_sign(const struct wire_key *key, const char *run_uid, int order,
+		  const char *spec, char out[WIRE_SIGNATURE_LEN + 1])
 {
 	struct strbuf msg = STRBUF_INIT;
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -113,31 +113,31 @@ dist_sign(const struct dist_key *key, const char *run_uid, int order,
 	strbuf_add(&msg, spec, strlen(spec) + 1);
 	HMAC(EVP_sha256(), key->bytes, (int) key->len,
 		 (const unsigned char *) msg.buf, msg.len, md, &mdlen);
-	for (unsigned i = 0; i < mdlen && 2 * i < DIST_SIGNATURE_LEN; i++)
+	for (unsigned i = 0; i < mdlen && 2 * i < WIRE_SIGNATURE_LEN; i++)
 		snprintf(out + (ptrdiff_t) 2 * i, 3, "%02x", md[i]);
-	out[DIST_SIGNATURE_LEN] = '\0';
+	out[WIRE_SIGNATURE_LEN] = '\0';
 	strbuf_release(&msg);
 }
 
 int
-dist_verify(const struct dist_key *key, const char *run_uid, int order,
+wire_verify(const struct wire_key *key, const char *run_uid, int order,
 			const char *spec, const char *signature, int64_t now_us,
 			struct pgc_error *err)
 {
-	char want[DIST_SIGNATURE_LEN + 1];
+	char want[WIRE_SIGNATURE_LEN + 1];
 	json_t *doc;
 	json_t *posted, *ready;
 	int64_t age_us, bound_us, ready_ns;
 
-	if (signature == NULL || strlen(signature) != DIST_SIGNATURE_LEN)
+	if (signature == NULL || strlen(signature) != WIRE_SIGNATURE_LEN)
 	{
 		error_set(err, PGC_ERR_UNAVAILABLE,
 				  "refused: the point's spec is not signed (a coordinator "
 				  "signs every spec it posts with its --key-file)");
 		return -1;
 	}
-	dist_sign(key, run_uid ? run_uid : "", order, spec ? spec : "", want);
-	if (CRYPTO_memcmp(want, signature, DIST_SIGNATURE_LEN) != 0)
+	wire_sign(key, run_uid ? run_uid : "", order, spec ? spec : "", want);
+	if (CRYPTO_memcmp(want, signature, WIRE_SIGNATURE_LEN) != 0)
 	{
 		error_set(err, PGC_ERR_UNAVAILABLE,
 				  "refused: the point's spec is not signed with this "
@@ -165,7 +165,7 @@ dist_verify(const struct dist_key *key, const char *run_uid, int order,
 	ready_ns = (int64_t) json_integer_value(ready);
 	if (ready_ns < 0 || ready_ns > 86400 * 1000000000LL)
 		ready_ns = 86400 * 1000000000LL;
-	bound_us = (ready_ns + DIST_SPEC_MAX_AGE_NS) / 1000;
+	bound_us = (ready_ns + WIRE_SPEC_MAX_AGE_NS) / 1000;
 	json_decref(doc);
 	if (age_us > bound_us || age_us < -bound_us)
 	{
@@ -181,7 +181,7 @@ dist_verify(const struct dist_key *key, const char *run_uid, int order,
 }
 
 bool
-dist_host_allowed(const struct dist_hosts *allow, const char *host)
+wire_host_allowed(const struct wire_hosts *allow, const char *host)
 {
 	/* none: the worker's own default (PGHOST, its socket directory) */
 	if (host == NULL || host[0] == '\0')

@@ -1,10 +1,10 @@
 /*
- * dist.c - a point spread over several drivers: the spec and result
- * documents (their one owner), the coordinator's wait-start-merge loop and
- * the worker's claim-measure-report loop.  The store keeps the rows
- * (schemas/store/work.c); the engine measures each share (load_run()).
+ * wire.c - the spec, result and error documents of a point spread over
+ * workers (their one codec each), and what a worker refuses to run; see
+ * wire.h.  The store keeps the rows (schemas/store/work.c), the conductor
+ * moves them (cmd/conductor/fleet), the engine measures each share.
  */
-#include "dist.h"
+#include "wire.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -17,20 +17,9 @@
 #include "pjson.h"
 #include "script.h"
 
-#define DIST_DOC_VERSION 2
-#define POLL_NS          (50 * 1000000LL)
+#define WIRE_DOC_VERSION 2
 
 /* ------------------------------------------------------------ utilities */
-
-static void
-sleep_ns(int64_t ns)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t) (ns / 1000000000);
-	ts.tv_nsec = (long) (ns % 1000000000);
-	nanosleep(&ts, NULL);
-}
 
 static json_t *
 jint(int64_t v)
@@ -195,7 +184,7 @@ probes_json(const struct load_point *lp)
 }
 
 char *
-dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
+wire_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 		  double clock_offset_us, double clock_err_us)
 {
 	json_t *o = json_object(), *wls = json_array(), *nodes = json_array();
@@ -208,7 +197,7 @@ dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 										pjson_str(lp->nodes[i].name), "conn",
 										conn_json(lp->nodes[i].conn_keywords,
 												  lp->nodes[i].conn_values)));
-	json_object_set_new(o, "version", jint(DIST_DOC_VERSION));
+	json_object_set_new(o, "version", jint(WIRE_DOC_VERSION));
 	json_object_set_new(o, "nshares", jint(nshares));
 	json_object_set_new(o, "seed", jint((int64_t) lp->seed));
 	json_object_set_new(o, "scale", jint(lp->scale));
@@ -217,7 +206,7 @@ dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 	json_object_set_new(o, "connect_timeout_s", jint(lp->connect_timeout_s));
 	json_object_set_new(o, "ready_timeout_ns", jint(ready_timeout_ns));
 	/* when, by the coordinator's wall clock: a worker refuses it long
-	 * after (dist_verify()) */
+	 * after (wire_verify()) */
 	json_object_set_new(o, "posted_us", jint(clock_wall_us()));
 	/* the coordinator's clock against the store's: each worker measures
 	 * its own the same way, and the difference is theirs */
@@ -236,7 +225,7 @@ dist_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 
 /* ------------------------------------------------------- a worker's share */
 
-struct dist_share
+struct wire_share
 {
 	json_t *doc; /* the spec: every string below is borrowed from it */
 	struct load_point lp;
@@ -264,7 +253,7 @@ struct dist_share
 };
 
 void
-dist_share_free(struct dist_share *s)
+wire_share_free(struct wire_share *s)
 {
 	if (s == NULL)
 		return;
@@ -306,7 +295,7 @@ dist_share_free(struct dist_share *s)
 
 /* The spec's probes (borrowed from its document), for the sampling share. */
 static void
-read_probes(struct dist_share *s, const json_t *a)
+read_probes(struct wire_share *s, const json_t *a)
 {
 	size_t n = json_array_size(a);
 
@@ -336,7 +325,7 @@ read_probes(struct dist_share *s, const json_t *a)
 }
 
 static int
-read_workload(struct dist_share *s, const json_t *w, int i, int share,
+read_workload(struct wire_share *s, const json_t *w, int i, int share,
 			  int nshares, struct pgc_error *err)
 {
 	struct load_workload *lw = &s->wl[s->nwl];
@@ -443,16 +432,16 @@ read_workload(struct dist_share *s, const json_t *w, int i, int share,
 	return 0;
 }
 
-struct dist_share *
-dist_share_new(const char *spec, int share, struct pgc_error *err)
+struct wire_share *
+wire_share_new(const char *spec, int share, struct pgc_error *err)
 {
-	struct dist_share *s = xcalloc(1, sizeof(*s));
+	struct wire_share *s = xcalloc(1, sizeof(*s));
 	json_error_t jerr;
 	const json_t *wls, *nodes;
 	int nshares, nw;
 
 	s->doc = json_loads(spec, 0, &jerr);
-	if (s->doc == NULL || get_int(s->doc, "version") != DIST_DOC_VERSION)
+	if (s->doc == NULL || get_int(s->doc, "version") != WIRE_DOC_VERSION)
 	{
 		error_set(err, PGC_ERR_INTERNAL,
 				  "a point's spec this pgcliff cannot read (version %" PRId64
@@ -460,7 +449,7 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 				  s->doc ? get_int(s->doc, "version") : -1);
 		error_hint(err, "run the same pgcliff version on the coordinator "
 						"and every worker");
-		dist_share_free(s);
+		wire_share_free(s);
 		return NULL;
 	}
 	wls = json_object_get(s->doc, "workloads");
@@ -471,7 +460,7 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 	{
 		error_set(err, PGC_ERR_INTERNAL, "a point's spec without share %d",
 				  share);
-		dist_share_free(s);
+		wire_share_free(s);
 		return NULL;
 	}
 	s->wl = xcalloc((size_t) nw, sizeof(*s->wl));
@@ -489,7 +478,7 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 		{
 			/* the failed workload's half-made scripts go with it */
 			s->nwl++;
-			dist_share_free(s);
+			wire_share_free(s);
 			return NULL;
 		}
 	/* the servers are sampled once a second by one share, the first */
@@ -535,13 +524,13 @@ dist_share_new(const char *spec, int share, struct pgc_error *err)
 }
 
 struct load_point *
-dist_share_point(struct dist_share *s)
+wire_share_point(struct wire_share *s)
 {
 	return &s->lp;
 }
 
 int
-dist_share_clients(const struct dist_share *s)
+wire_share_clients(const struct wire_share *s)
 {
 	return s->clients;
 }
@@ -705,13 +694,13 @@ samples_json(const struct load_result *res)
 }
 
 char *
-dist_result(const struct dist_share *s, const struct load_result *res)
+wire_result(const struct wire_share *s, const struct load_result *res)
 {
 	json_t *o = json_object(), *wls = json_array();
 
 	for (int i = 0; i < res->nworkloads && i < s->nwl; i++)
 		json_array_append_new(wls, wresult_json(&res->w[i], s->index[i]));
-	json_object_set_new(o, "version", jint(DIST_DOC_VERSION));
+	json_object_set_new(o, "version", jint(WIRE_DOC_VERSION));
 	json_object_set_new(o, "clients", jint(s->clients));
 	json_object_set_new(o, "conn_ms", json_real(res->conn_ms));
 	json_object_set_new(o, "prepare_ms", json_real(res->prepare_ms));
@@ -992,7 +981,7 @@ merge_samples(struct load_result *out, const json_t *a)
 }
 
 int
-dist_merge(const char *const *results, int n, int nworkloads,
+wire_merge(const char *const *results, int n, int nworkloads,
 		   struct load_result *out, struct pgc_error *err)
 {
 	uint64_t *lag_weight = xcalloc((size_t) nworkloads, sizeof(uint64_t));
@@ -1009,7 +998,7 @@ dist_merge(const char *const *results, int n, int nworkloads,
 		double conn, prep;
 		int64_t window;
 
-		if (doc == NULL || get_int(doc, "version") != DIST_DOC_VERSION)
+		if (doc == NULL || get_int(doc, "version") != WIRE_DOC_VERSION)
 		{
 			json_decref(doc);
 			error_set(err, PGC_ERR_INTERNAL,
@@ -1085,8 +1074,8 @@ dist_merge(const char *const *results, int n, int nworkloads,
 /* ---------------------------------------------------- a worker's errors */
 
 /* A failure as the share's error: {"kind": K, "message": ..., ...}. */
-static char *
-error_doc(const struct pgc_error *e)
+char *
+wire_error_doc(const struct pgc_error *e)
 {
 	json_t *o = json_object();
 
@@ -1105,9 +1094,9 @@ error_doc(const struct pgc_error *e)
 	return pjson_text(o, JSON_COMPACT);
 }
 
-static void
-error_from_doc(const char *doc, const char *worker, int share, int nshares,
-			   struct pgc_error *err)
+void
+wire_error_read(const char *doc, const char *worker, int share, int nshares,
+				struct pgc_error *err)
 {
 	json_error_t jerr;
 	json_t *o = doc ? json_loads(doc, 0, &jerr) : NULL;
@@ -1141,361 +1130,16 @@ error_from_doc(const char *doc, const char *worker, int share, int nshares,
 	json_decref(o);
 }
 
-/* ------------------------------------------------------ the coordinator */
-
-static void note(const struct dist_config *c, const char *fmt, ...)
-	PGC_PRINTF(2, 3);
-
-static void
-note(const struct dist_config *c, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct dist_note n;
-	va_list ap;
-
-	if (c->on_note == NULL)
-		return;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	n.text = sb.buf;
-	c->on_note(c->note_arg, &n);
-	strbuf_release(&sb);
-}
-
-/*
- * Why the point cannot go on, from the shares as they stand: a failed
- * share, or a worker gone.  True with ERR filled.
- */
-static bool
-shares_broken(const struct store_work_share *sh, int n, struct pgc_error *err)
-{
-	for (int i = 0; i < n; i++)
-	{
-		if (strcmp(sh[i].state, "failed") == 0)
-		{
-			error_from_doc(sh[i].error, sh[i].worker, sh[i].share, n, err);
-			return true;
-		}
-		if (sh[i].gone)
-		{
-			error_set(err, PGC_ERR_UNAVAILABLE,
-					  "worker %s (share %d of %d) is gone: its store session "
-					  "ended before it reported its result",
-					  sh[i].worker ? sh[i].worker : "?", sh[i].share + 1, n);
-			error_hint(err, "the worker was killed or lost the store; its "
-							"output or its host's log says which");
-			return true;
-		}
-	}
-	return false;
-}
-
-static int
-count_state(const struct store_work_share *sh, int n, const char *state)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		k += strcmp(sh[i].state, state) == 0;
-	return k;
-}
-
-/* Wait until every share is in STATE (or ends), polling; -1 with ERR. */
-static int
-wait_shares(const struct dist_config *c, int64_t point_id, const char *state,
-			int64_t deadline_ns, struct store_work_share **sh, int *n,
-			struct pgc_error *err)
-{
-	for (;;)
-	{
-		if (store_work_shares(c->store, point_id, sh, n, err) < 0)
-			return -1;
-		if (shares_broken(*sh, *n, err))
-			return -1;
-		if (count_state(*sh, *n, state) == *n)
-			return 0;
-		if (c->interrupt && *c->interrupt)
-		{
-			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
-			return -1;
-		}
-		if (deadline_ns > 0 && clock_now_ns() > deadline_ns)
-			return 1; /* the caller says what was missing */
-		store_work_shares_free(*sh, *n);
-		*sh = NULL;
-		*n = 0;
-		sleep_ns(POLL_NS);
-	}
-}
-
-static void
-missing_ready(const struct store_work_share *sh, int n, double waited_s,
-			  const char *store_name, struct pgc_error *err)
-{
-	int open = count_state(sh, n, "open");
-	struct strbuf who = STRBUF_INIT;
-
-	for (int i = 0; i < n; i++)
-		if (strcmp(sh[i].state, "claimed") == 0)
-			strbuf_addf(&who, "%s%s", who.len ? ", " : "", sh[i].worker);
-	error_set(err, PGC_ERR_UNAVAILABLE,
-			  "only %d of %d workers were ready after %.0f s",
-			  count_state(sh, n, "ready"), n, waited_s);
-	if (open > 0)
-		error_detail(err, "%d share%s never claimed%s%s", open,
-					 open == 1 ? " was" : "s were",
-					 who.len ? "; connecting: " : "", who.len ? who.buf : "");
-	else
-		error_detail(err, "still connecting: %s", who.buf);
-	error_hint(err,
-			   "start `pgcliff worker --db %s --key-file FILE` (the "
-			   "run's key) on each client host, one per share, or raise "
-			   "--worker-timeout",
-			   store_name);
-	strbuf_release(&who);
-}
-
-/* The clocks: every worker's against the coordinator's, within the bound. */
-static int
-check_clocks(const struct dist_config *c, const struct store_work_share *sh,
-			 int n, struct pgc_error *err)
-{
-	double bound =
-		c->max_offset_ms > 0 ? c->max_offset_ms : DIST_MAX_OFFSET_MS;
-	struct strbuf sb = STRBUF_INIT;
-
-	for (int i = 0; i < n; i++)
-	{
-		double off = sh[i].offset_ms;
-		double unc = sh[i].offset_err_ms;
-
-		strbuf_addf(&sb, "%s%s %+.2f ms (±%.2f)", i ? ", " : "", sh[i].worker,
-					off, unc);
-		if (off > bound || off < -bound)
-		{
-			error_set(err, PGC_ERR_UNAVAILABLE,
-					  "worker %s's clock is %+.1f ms off the coordinator's "
-					  "(bound %.1f ms)",
-					  sh[i].worker, off, bound);
-			error_detail(err, "measured through the store's clock, ±%.2f ms",
-						 unc);
-			error_hint(err, "synchronise the hosts' clocks (chrony, NTP), or "
-							"raise --max-clock-offset");
-			strbuf_release(&sb);
-			return -1;
-		}
-	}
-	note(c, "workers ready, clocks against the coordinator's: %s", sb.buf);
-	strbuf_release(&sb);
-	return 0;
-}
-
-int
-dist_run(const struct dist_config *c, const struct load_point *lp, int order,
-		 struct load_result *out, struct pgc_error *err)
-{
-	int64_t ready_ns =
-		c->ready_timeout_ns > 0 ? c->ready_timeout_ns : DIST_READY_TIMEOUT_NS;
-	struct store_work_share *sh = NULL;
-	const char **docs = NULL;
-	struct pgc_error endless;
-	double my_off = 0, my_err = 0;
-	int64_t point_id, posted, start_us, end_ns;
-	char *spec, sig[DIST_SIGNATURE_LEN + 1];
-	bool txmode = true;
-	int n = 0, rc;
-
-	memset(out, 0, sizeof(*out));
-	if (c->key == NULL || c->run_uid == NULL)
-	{
-		error_set(err, PGC_ERR_USAGE,
-				  "workers run only signed work: --workers needs a "
-				  "--key-file");
-		return -1;
-	}
-	for (int i = 0; i < lp->nworkloads; i++)
-		if (lp->workloads[i].transactions <= 0)
-			txmode = false;
-	if (store_clock_offset(c->store, &my_off, &my_err, err) < 0)
-		return -1;
-	spec = dist_spec(lp, c->workers, ready_ns, my_off, my_err);
-	dist_sign(c->key, c->run_uid, order, spec, sig);
-	point_id = store_work_post(c->store, c->run_id, order, spec, sig,
-							   c->workers, err);
-	free(spec);
-	if (point_id < 0)
-		return -1;
-	posted = clock_now_ns();
-	note(c, "waiting for %d worker%s", c->workers, c->workers == 1 ? "" : "s");
-	rc = wait_shares(c, point_id, "ready", posted + ready_ns, &sh, &n, err);
-	if (rc > 0)
-		missing_ready(sh, n, (double) ready_ns / 1e9, store_name(c->store),
-					  err);
-	if (rc != 0 || check_clocks(c, sh, n, err) < 0)
-		goto fail;
-	store_work_shares_free(sh, n);
-	sh = NULL;
-	/* far enough ahead for every worker to read it at its 10 ms polls */
-	start_us = clock_wall_us() + 300000;
-	if (store_work_start(c->store, point_id, start_us, err) < 0)
-		goto fail;
-	end_ns = txmode ? 0
-					: clock_now_ns() + (start_us - clock_wall_us()) * 1000 +
-						  lp->warmup_ns + lp->duration_ns +
-						  DIST_RESULT_GRACE_NS + lp->duration_ns / 10;
-	rc = wait_shares(c, point_id, "done", end_ns, &sh, &n, err);
-	if (rc > 0)
-	{
-		int k = 0;
-
-		while (k < n && strcmp(sh[k].state, "done") == 0)
-			k++;
-		error_set(err, PGC_ERR_UNAVAILABLE,
-				  "worker %s (share %d of %d) did not report its result "
-				  "within %.0f s of the window's end",
-				  k < n ? sh[k].worker : "?", k + 1, n,
-				  (double) DIST_RESULT_GRACE_NS / 1e9 +
-					  (double) lp->duration_ns / 1e10);
-		goto fail;
-	}
-	if (rc < 0)
-		goto fail;
-	docs = xcalloc((size_t) n, sizeof(char *));
-	for (int i = 0; i < n; i++)
-		docs[i] = sh[i].result;
-	if (dist_merge(docs, n, lp->nworkloads, out, err) < 0)
-		goto fail;
-	free(docs);
-	store_work_shares_free(sh, n);
-	return store_work_end(c->store, point_id, "done", NULL, err);
-fail:
-	free(docs);
-	store_work_shares_free(sh, n);
-	/* the workers waiting to start read this and give up */
-	error_clear(&endless);
-	(void) store_work_end(c->store, point_id, "failed", err->message,
-						  &endless);
-	return -1;
-}
-
-/* ----------------------------------------------------------- the worker */
-
-struct serve_share
-{
-	const struct dist_worker_config *c;
-	const struct store_work_claim *claim;
-	const struct dist_share *share;
-};
-
-static void
-tell(const struct dist_worker_config *c, struct dist_worker_info *i)
-{
-	if (c->on_event)
-		c->on_event(c->event_arg, i);
-}
-
-/*
- * load_point.ready: report ready with the clock, then wait for the
- * coordinator's start (or its giving up), and turn its wall-clock instant
- * into this host's monotonic clock.
- */
-static int
-share_ready(void *arg, int64_t *start_ns, struct pgc_error *err)
-{
-	struct serve_share *ss = arg;
-	const struct dist_worker_config *c = ss->c;
-	const struct dist_share *sh = ss->share;
-	double off_us = 0, err_us = 0, against_ms, against_err_ms;
-	int64_t give_up;
-	struct dist_worker_info info;
-
-	/*
-	 * Both clocks are read against the store's: server = local + offset
-	 * on each side, so this clock minus the coordinator's is the
-	 * difference of the offsets, uncertain by the sum of their errors.
-	 */
-	if (store_clock_offset(c->store, &off_us, &err_us, err) < 0)
-		return -1;
-	against_ms = (sh->clock_offset_us - off_us) / 1000.0;
-	against_err_ms = (sh->clock_err_us + err_us) / 1000.0;
-	if (store_work_ready(c->store, ss->claim->share_id, against_ms,
-						 against_err_ms, err) < 0)
-		return -1;
-	memset(&info, 0, sizeof(info));
-	info.kind = DIST_EV_READY;
-	info.run_id = ss->claim->run_id;
-	info.order = ss->claim->order;
-	info.share = ss->claim->share;
-	info.nshares = ss->claim->nshares;
-	info.offset_ms = against_ms;
-	tell(c, &info);
-	/* the coordinator waits as long for the others, and then some */
-	give_up = clock_now_ns() + 2 * (ss->share->ready_timeout_ns > 0
-										? ss->share->ready_timeout_ns
-										: DIST_READY_TIMEOUT_NS);
-	for (;;)
-	{
-		char state[16];
-		int64_t start_us;
-		char *reason = NULL;
-		bool run_gone;
-
-		if (store_work_point(c->store, ss->claim->point_id, state, &start_us,
-							 &reason, &run_gone, err) < 0)
-			return -1;
-		if (run_gone && strcmp(state, "open") == 0)
-		{
-			struct pgc_error ignored;
-
-			free(reason);
-			error_set(err, PGC_ERR_UNAVAILABLE,
-					  "the run that posted the point is gone (run %" PRId64
-					  ")",
-					  ss->claim->run_id);
-			/* its other shares are not to be claimed either */
-			(void) store_work_end(c->store, ss->claim->point_id, "failed",
-								  err->message, &ignored);
-			return -1;
-		}
-		if (strcmp(state, "started") == 0)
-		{
-			free(reason);
-			*start_ns = clock_now_ns() + (start_us - clock_wall_us()) * 1000;
-			return 0;
-		}
-		if (strcmp(state, "open") != 0)
-		{
-			error_set(err, PGC_ERR_INTERRUPTED,
-					  "the coordinator gave the point up: %s",
-					  reason ? reason : state);
-			free(reason);
-			return -1;
-		}
-		free(reason);
-		if (c->interrupt && *c->interrupt)
-		{
-			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
-			return -1;
-		}
-		if (clock_now_ns() > give_up)
-		{
-			error_set(err, PGC_ERR_UNAVAILABLE,
-					  "the coordinator did not start the point");
-			return -1;
-		}
-		sleep_ns(10 * 1000000LL);
-	}
-}
+/* ---------------------------------------------- what a worker will run */
 
 /*
  * The first host or hostaddr of SHARE's connections (its workloads' and
- * its nodes') that C does not allow, refused into ERR (-1) before
+ * its nodes') that ALLOW does not list, refused into ERR (-1) before
  * anything of the share connects; else 0.
  */
 static int
-refuse_hosts(const struct dist_worker_config *c,
-			 const struct dist_share *share, struct pgc_error *err)
+refuse_hosts(const struct wire_share *share, const struct wire_hosts *allow,
+			 struct pgc_error *err)
 {
 	for (int i = 0; i < share->nwl + share->nnodes; i++)
 	{
@@ -1533,7 +1177,7 @@ refuse_hosts(const struct dist_worker_config *c,
 			{
 				while (*h == ' ')
 					h++;
-				if (dist_host_allowed(&c->allow, h))
+				if (wire_host_allowed(allow, h))
 					continue;
 				error_set(err, PGC_ERR_UNAVAILABLE,
 						  "refused: %s %s connects to %s \"%s\", which this "
@@ -1551,15 +1195,12 @@ refuse_hosts(const struct dist_worker_config *c,
 }
 
 /*
- * Without allow_shell: the first \shell or \setshell of SHARE's scripts
+ * The first \shell or \setshell of SHARE's scripts
  * refused into ERR (-1), before anything of the share connects; else 0.
  */
 static int
-refuse_shell(const struct dist_worker_config *c,
-			 const struct dist_share *share, struct pgc_error *err)
+refuse_shell(const struct wire_share *share, struct pgc_error *err)
 {
-	if (c->allow_shell)
-		return 0;
 	for (int i = 0; i < share->nwl; i++)
 	{
 		const struct load_workload *w = &share->wl[i];
@@ -1584,131 +1225,26 @@ refuse_shell(const struct dist_worker_config *c,
 	return 0;
 }
 
-/* Measure one claimed share and report it; -1 only when the store fails. */
-static int
-serve_one(const struct dist_worker_config *c,
-		  const struct store_work_claim *claim, struct pgc_error *err)
+int
+wire_share_check(const struct wire_share *share,
+				 const struct wire_hosts *allow, bool allow_shell,
+				 struct pgc_error *err)
 {
-	struct dist_worker_info info;
-	struct serve_share ss;
-	struct dist_share *share;
-	struct load_result res;
-	struct pgc_error perr;
-	char *doc;
-	int rc;
-
-	memset(&info, 0, sizeof(info));
-	info.run_id = claim->run_id;
-	info.order = claim->order;
-	info.share = claim->share;
-	info.nshares = claim->nshares;
-	error_clear(&perr);
-	memset(&res, 0, sizeof(res));
-	/* nothing of a spec is read before its signature is checked */
-	share = dist_verify(c->key, claim->run_uid, claim->order, claim->spec,
-						claim->signature, clock_wall_us(), &perr) < 0
-				? NULL
-				: dist_share_new(claim->spec, claim->share, &perr);
-	if (share && (refuse_hosts(c, share, &perr) < 0 ||
-				  refuse_shell(c, share, &perr) < 0))
-	{
-		dist_share_free(share);
-		share = NULL;
-	}
-	if (share)
-	{
-		struct load_point *lp = dist_share_point(share);
-
-		info.kind = DIST_EV_CLAIMED;
-		info.clients = share->clients;
-		tell(c, &info);
-		ss.c = c;
-		ss.claim = claim;
-		ss.share = share;
-		lp->ready = share_ready;
-		lp->ready_arg = &ss;
-		lp->interrupt = c->interrupt;
-		if (load_run(lp, &res, &perr) == 0)
-		{
-			doc = dist_result(share, &res);
-			rc = store_work_finish(c->store, claim->share_id, doc, NULL, err);
-			free(doc);
-			for (int i = 0; i < res.nworkloads; i++)
-				info.txns += res.w[i].txns;
-			load_result_release(&res);
-			dist_share_free(share);
-			info.kind = DIST_EV_DONE;
-			if (rc == 0)
-				tell(c, &info);
-			return rc;
-		}
-		load_result_release(&res);
-		dist_share_free(share);
-	}
-	doc = error_doc(&perr);
-	rc = store_work_finish(c->store, claim->share_id, NULL, doc, err);
-	free(doc);
-	info.kind = DIST_EV_FAILED;
-	info.err = &perr;
-	tell(c, &info);
-	if (rc == 0 && perr.kind == PGC_ERR_INTERRUPTED && c->interrupt &&
-		*c->interrupt)
-	{
-		*err = perr;
+	if (refuse_hosts(share, allow, err) < 0)
 		return -1;
-	}
-	return rc;
+	return allow_shell ? 0 : refuse_shell(share, err);
 }
 
-int
-dist_serve(const struct dist_worker_config *c, int *shares,
-		   struct pgc_error *err)
+void
+wire_share_clock(const struct wire_share *s, double *offset_us, double *err_us)
 {
-	int64_t poll = c->poll_ns > 0 ? c->poll_ns : 200 * 1000000LL;
-	int64_t idle_since = clock_now_ns();
+	*offset_us = s->clock_offset_us;
+	*err_us = s->clock_err_us;
+}
 
-	*shares = 0;
-	if (c->key == NULL)
-	{
-		error_set(err, PGC_ERR_USAGE,
-				  "a worker runs only signed work: it needs a --key-file");
-		return -1;
-	}
-	if (!store_can_coordinate(c->store))
-	{
-		error_set(err, PGC_ERR_USAGE,
-				  "a worker needs a PostgreSQL store, not %s",
-				  store_name(c->store));
-		error_hint(err, "give the coordinator's --db postgresql://...");
-		return -1;
-	}
-	for (;;)
-	{
-		struct store_work_claim claim;
-		int got;
-
-		if (c->interrupt && *c->interrupt)
-		{
-			error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
-			return -1;
-		}
-		got = store_work_claim(c->store, c->name, &claim, err);
-		if (got < 0)
-			return -1;
-		if (got == 0)
-		{
-			if (c->idle_ns > 0 && clock_now_ns() - idle_since > c->idle_ns)
-				return 0;
-			sleep_ns(poll);
-			continue;
-		}
-		got = serve_one(c, &claim, err);
-		store_work_claim_release(&claim);
-		if (got < 0)
-			return -1;
-		(*shares)++;
-		idle_since = clock_now_ns();
-		if (c->max_shares > 0 && *shares >= c->max_shares)
-			return 0;
-	}
+int64_t
+wire_share_ready_timeout_ns(const struct wire_share *s)
+{
+	return s->ready_timeout_ns > 0 ? s->ready_timeout_ns
+								   : WIRE_READY_TIMEOUT_NS;
 }

@@ -1736,7 +1736,7 @@ store_count_profile(struct run *r, int order, const struct count_result *cnt,
 }
 
 static void
-on_dist_note(void *arg, const struct dist_note *n)
+on_dist_note(void *arg, const struct fleet_note *n)
 {
 	const struct run *r = arg;
 
@@ -1748,7 +1748,7 @@ static int
 measure_point(struct run *r, const struct load_point *lp, int order,
 			  struct load_result *res, struct pgc_error *err)
 {
-	struct dist_config dc;
+	struct fleet_config dc;
 
 	if (r->c.workers <= 0)
 		return load_run(lp, res, err);
@@ -1773,7 +1773,7 @@ measure_point(struct run *r, const struct load_point *lp, int order,
 	dc.interrupt = r->c.interrupt;
 	dc.on_note = on_dist_note;
 	dc.note_arg = r;
-	return dist_run(&dc, lp, order, res, err);
+	return fleet_run(&dc, lp, order, res, err);
 }
 
 static int

@@ -1,5 +1,5 @@
 /*
- * run_int.h - private to drivers/run: the provenance a run row records
+ * run_int.h - private to cmd/conductor/run: the provenance a run row records
  * (host facts, the recipe's hash) and the one way run/ turns a jansson
  * value into stored text.
  */
