@@ -28,51 +28,6 @@
 #include "store.h"
 
 /* ---------------------------------------------------------------------
- * Variants: the recipe's variants: amended by --variant NAME:KEY=VALUE,
- * each a managed server (bindir + GUCs, maybe built from source) or an
- * external conninfo; struct variant is the recipe's model (recipe.h).
- * ------------------------------------------------------------------- */
-
-/*
- * Resolve the variants of a run.  ARGS are the --variant values
- * ("NAME:bindir=DIR", "NAME:target=CONNINFO", "NAME:server.GUC=VALUE",
- * "NAME:define.MACRO=VALUE", "NAME:patch=FILE", "NAME:configure=OPT",
- * "NAME:build=source", or "NAME" alone for the recipe as it is; several
- * may name one variant); they amend the recipe's variant of that name or
- * add one.  With no variants at all there is one, "default".  BINDIR and
- * TARGET are --bindir and --target: the defaults of variants that give
- * neither.  Returns the count, or -1 (PGC_ERR_USAGE) with ERR.
- */
-int variants_resolve(const struct recipe *r, char *const *args, int nargs,
-					 const char *bindir, const char *target,
-					 struct variant **out, struct pgc_error *err);
-void variants_free(struct variant *v, int n);
-
-/*
- * Build (or find built) every variant with a build from SOURCE, and point
- * its bindir at the install.  Progress through O.  -1 with ERR.
- */
-int variants_build(struct variant *vs, int n, const char *source,
-				   const struct build_options *o, struct pgc_error *err);
-
-/* Whether some variant builds from source. */
-bool variants_need_source(const struct variant *vs, int n);
-
-/*
- * -1 with ERR (PGC_ERR_USAGE) when a variant builds from source and
- * SOURCE (--source, else the recipe's source:) is NULL: what run refuses
- * before anything starts, and recipe check with it.
- */
-int variants_check_source(const struct variant *vs, int n, const char *source,
-						  struct pgc_error *err);
-
-/* The build of V for people: "NUM_XLOGINSERT_LOCKS=64, patch fix.patch". */
-void variant_describe_build(const struct variant *v, struct strbuf *out);
-
-/* The GUCs set by the variant itself, "a=1, b=2" (empty when none). */
-void variant_describe_gucs(const struct variant *v, struct strbuf *out);
-
-/* ---------------------------------------------------------------------
  * A run
  * ------------------------------------------------------------------- */
 

@@ -1,12 +1,128 @@
 /*
- * variants.c - the variants of a run; see run.h.
+ * variant.c - editing a recipe's variants: setting a variant's GUCs and
+ * defines, copying it, and resolving a run's variants (the recipe's, then
+ * --variant NAME:KEY=VALUE over them, then the recipe's server: under
+ * each); see recipe.h.  The one place a variant is applied to a recipe.
  */
-#include "run.h"
+#include "recipe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* ------------------------------------------------------ one variant */
+
+void
+variant_set_guc(struct variant *v, const char *name, const char *value,
+				const char *file, struct recipe_pos pos, bool from_variant)
+{
+	struct variant_guc *g = NULL;
+
+	for (int i = 0; i < v->ngucs; i++)
+		if (strcasecmp(v->gucs[i].name, name) == 0)
+			g = &v->gucs[i];
+	if (g == NULL)
+	{
+		v->gucs = xrealloc(v->gucs, (size_t) (v->ngucs + 1) * sizeof(*g));
+		g = &v->gucs[v->ngucs++];
+		g->name = xstrdup(name);
+	}
+	else
+		free(g->value);
+	g->value = xstrdup(value);
+	g->origin_file = file;
+	g->pos = pos;
+	g->from_variant = from_variant;
+}
+
+void
+variant_set_define(struct variant *v, const char *name, const char *value)
+{
+	struct build_spec *b = &v->spec;
+	struct build_define *d = NULL;
+
+	for (int i = 0; i < b->ndefines; i++)
+		if (strcmp(b->defines[i].name, name) == 0)
+			d = &b->defines[i];
+	if (d == NULL)
+	{
+		b->defines =
+			xrealloc(b->defines, (size_t) (b->ndefines + 1) * sizeof(*d));
+		d = &b->defines[b->ndefines++];
+		d->name = xstrdup(name);
+	}
+	else
+		free(d->value);
+	d->value = xstrdup(value);
+	v->build = true;
+}
+
+static char **
+copy_strings(char *const *src, int n)
+{
+	char **out = xcalloc((size_t) n + 1, sizeof(char *));
+
+	for (int i = 0; i < n; i++)
+		out[i] = xstrdup(src[i]);
+	return out;
+}
+
+void
+variant_copy(struct variant *dst, const struct variant *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->name = xstrdup(src->name);
+	dst->pos = src->pos;
+	dst->bindir = src->bindir ? xstrdup(src->bindir) : NULL;
+	dst->target = src->target ? xstrdup(src->target) : NULL;
+	for (int i = 0; i < src->ngucs; i++)
+		variant_set_guc(dst, src->gucs[i].name, src->gucs[i].value,
+						src->gucs[i].origin_file, src->gucs[i].pos,
+						src->gucs[i].from_variant);
+	dst->build = src->build;
+	for (int i = 0; i < src->spec.ndefines; i++)
+		variant_set_define(dst, src->spec.defines[i].name,
+						   src->spec.defines[i].value);
+	dst->spec.patches = copy_strings(src->spec.patches, src->spec.npatches);
+	dst->spec.npatches = src->spec.npatches;
+	dst->spec.configure =
+		copy_strings(src->spec.configure, src->spec.nconfigure);
+	dst->spec.nconfigure = src->spec.nconfigure;
+	dst->spec.revision =
+		src->spec.revision ? xstrdup(src->spec.revision) : NULL;
+	dst->build_json = src->build_json ? xstrdup(src->build_json) : NULL;
+	dst->profile_hz = src->profile_hz;
+}
+
+void
+variant_release(struct variant *v)
+{
+	for (int g = 0; g < v->ngucs; g++)
+	{
+		free(v->gucs[g].name);
+		free(v->gucs[g].value);
+	}
+	free(v->gucs);
+	free(v->name);
+	free(v->bindir);
+	free(v->target);
+	for (int d = 0; d < v->spec.ndefines; d++)
+	{
+		free(v->spec.defines[d].name);
+		free(v->spec.defines[d].value);
+	}
+	free(v->spec.defines);
+	for (int p = 0; p < v->spec.npatches; p++)
+		free(v->spec.patches[p]);
+	free(v->spec.patches);
+	for (int c = 0; c < v->spec.nconfigure; c++)
+		free(v->spec.configure[c]);
+	free(v->spec.configure);
+	free(v->spec.revision);
+	free(v->build_json);
+	memset(v, 0, sizeof(*v));
+}
 
 static struct variant *
 find_or_add(struct variant **v, int *n, const char *name, size_t len)
