@@ -1,7 +1,7 @@
 /*
  * probe_int.h - the recipe's probes (load_probe) as the sampler runs them:
  * one query per probe and node each second, counters turned into changes
- * over the second.  Private to drivers/load; used by engine.c's sampler.
+ * over the second.  Private to drivers/load; used by point.c's sampler.
  */
 #ifndef PGCLIFF_PROBE_INT_H
 #define PGCLIFF_PROBE_INT_H
