@@ -17,17 +17,17 @@ mkdir -p "$out"
 inc=(-I"$root/drivers/base" -I"$root/drivers/script" -I"$root/schemas/recipe"
 	-I"$root/drivers/placement" -I"$root/drivers/pgbuild" -I"$root/drivers/json"
 	-I"$root/schemas/store" -I"$root/report" -I"$root/drivers/hist"
-	-I"$root/cmd")
+	-I"$root/drivers/profile" -I"$root/cmd" -I"$(pg_config --includedir)")
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined "${inc[@]}")
 base=("$root"/drivers/base/*.c)
-recipe=("$root/schemas/recipe/recipe.c" "$root"/drivers/script/*.c
+recipe=("$root"/schemas/recipe/*.c "$root"/drivers/script/*.c
 	"$root"/drivers/pgbuild/*.c "$root/drivers/json/pjson.c"
-	"$root/drivers/placement/placement.c")
-store=("$root/schemas/store/store.c" "$root/drivers/hist/hist.c" "$root/drivers/json/pjson.c")
-for f in table stats compare render history history_render windows points sequential judge; do
+	"$root/drivers/placement/placement.c" "$root/drivers/profile/profile.c")
+store=("$root"/schemas/store/*.c "$root"/drivers/hist/*.c "$root/drivers/json/pjson.c")
+for f in table stats compare render history history_render windows points sequential judge chart why; do
 	store+=("$root/report/$f.c")
 done
-libs=(-lyaml -ljansson -lcrypto -lsqlite3 -lm)
+libs=(-lyaml -ljansson -lcrypto -lsqlite3 -lpq -lz -lm)
 for t in "${targets[@]}"; do
 	case $t in
 	script) src=("$root"/drivers/script/*.c) ;;
