@@ -32,7 +32,7 @@ for t in "${targets[@]}"; do
 	case $t in
 	script) src=("$root"/drivers/script/*.c) ;;
 	recipe) src=("${recipe[@]}") ;;
-	cli) src=("$root/cmd/diag.c" "${recipe[@]}") ;;
+	cli) src=("$root/cmd/diag.c" "$root/cmd/opt.c" "${recipe[@]}") ;;
 	store) src=("${store[@]}") ;;
 	*) echo "unknown target $t" >&2; exit 64 ;;
 	esac
