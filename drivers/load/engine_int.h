@@ -341,6 +341,7 @@ void client_reconnect_event(struct thread *t, struct client *c);
  */
 void client_reconnect_start(struct thread *t, struct client *c);
 
+/* Connect every client of T, CONNECT_WINDOW at a time; -1 on failure. */
 int thread_connect(struct thread *t);
 
 /* Prepare every SQL command on every connection (prepared protocol). */

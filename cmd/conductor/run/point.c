@@ -412,7 +412,7 @@ on_fleet_note(void *arg, const struct fleet_note *n)
 {
 	const struct run *r = arg;
 
-	emit_text(r, RUN_EV_NOTE, NULL, "%s", n->text);
+	run_emit_text(r, RUN_EV_NOTE, NULL, "%s", n->text);
 }
 
 /* One point: on this process's engine, or spread over the workers. */
@@ -562,7 +562,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	ev.repeat = r->repeat;
 	ev.clients = wl[0].clients;
 	ev.workload = st->workload >= 0 ? wl[0].name : NULL;
-	emit(r, &ev);
+	run_emit(r, &ev);
 
 	if ((counted ? count_point(rt->t, &lp, (uint64_t) c->count_txns, &res,
 							   &cnt, err)
@@ -598,7 +598,7 @@ run_step(struct run *r, int order, struct load_workload *wl,
 		ev.partition_method = rt->partition_method;
 		ev.clients = wl[i].clients;
 		ev.cost = counted ? cnt.per : NULL;
-		emit(r, &ev);
+		run_emit(r, &ev);
 		result = store_point(r, rt, &wl[i], &res.w[i], st->block, order, &res,
 							 counted ? &cnt : NULL, secs, err);
 		if (res.w[i].aborted_clients)
@@ -691,7 +691,7 @@ until_block_done(struct run *r, int blocks)
 	ev.run_id = r->run_id;
 	ev.look = &look;
 	ev.budget_s = (double) until_budget_ns(r) / 1e9;
-	emit(r, &ev);
+	run_emit(r, &ev);
 	strbuf_release(&detail);
 	return stop != NULL;
 }

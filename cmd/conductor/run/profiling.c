@@ -50,19 +50,19 @@ setup_profiles(struct run *r)
 	}
 	if ((mode = profile_check(why, sizeof(why))) < 0)
 	{
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "profiles: not taken, the run goes on without them: %s",
-				  why);
+		run_emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: not taken, the run goes on without them: %s",
+					  why);
 		strbuf_release(&per);
 		return;
 	}
 	dir = xasprintf("%s/pgcliff-perf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL)
 	{
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "profiles: not taken: no directory for perf's files in "
-				  "%s",
-				  tmp && *tmp ? tmp : "/tmp");
+		run_emit_text(r, RUN_EV_NOTE, NULL,
+					  "profiles: not taken: no directory for perf's files in "
+					  "%s",
+					  tmp && *tmp ? tmp : "/tmp");
 		free(dir);
 		strbuf_release(&per);
 		return;
@@ -84,15 +84,16 @@ setup_profiles(struct run *r)
 	if (r->profile_cg != PROFILE_CG_NONE)
 		snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 ", call graphs (%s)", profile_callgraph_name(r->profile_cg));
-	emit_text(r, RUN_EV_NOTE, NULL,
-			  "profiles: cpu-clock%s of each managed server's processes "
-			  "during every window (%s)%s",
-			  why,
-			  mode == PROFILE_CPUS
-				  ? "perf record -a, every CPU, then their samples"
-				  : "perf record -p: perf may not sample every CPU here, and "
-					"sampling per process costs the servers more",
-			  per.buf ? per.buf : "");
+	run_emit_text(
+		r, RUN_EV_NOTE, NULL,
+		"profiles: cpu-clock%s of each managed server's processes "
+		"during every window (%s)%s",
+		why,
+		mode == PROFILE_CPUS
+			? "perf record -a, every CPU, then their samples"
+			: "perf record -p: perf may not sample every CPU here, and "
+			  "sampling per process costs the servers more",
+		per.buf ? per.buf : "");
 	strbuf_release(&per);
 }
 
@@ -127,9 +128,9 @@ start_profiles(struct run *r)
 			if (node == 0 && !r->prof_external_said)
 			{
 				r->prof_external_said = true;
-				emit_text(r, RUN_EV_NOTE, NULL,
-						  "profiles: not taken of external servers "
-						  "(pgcliff profiles the servers it starts)");
+				run_emit_text(r, RUN_EV_NOTE, NULL,
+							  "profiles: not taken of external servers "
+							  "(pgcliff profiles the servers it starts)");
 			}
 			continue;
 		}
@@ -138,9 +139,9 @@ start_profiles(struct run *r)
 		r->prof[node] = profile_start(r->profile_mode, r->profile_cg, pids, n,
 									  r->prof_hz, r->profile_dir, name, &e);
 		if (r->prof[node] == NULL)
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "profiles: the %s's not taken at point %d: %s",
-					  names[node], r->prof_order + 1, e.message);
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: the %s's not taken at point %d: %s",
+						  names[node], r->prof_order + 1, e.message);
 		free(pids);
 	}
 }
@@ -174,9 +175,9 @@ on_window_edge(void *arg, bool begins)
 				 : profile_stop(r->prof[node], &e);
 		if (rc < 0)
 		{
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "profiles: the %s's at point %d is lost: %s",
-					  names[node], r->prof_order + 1, e.message);
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: the %s's at point %d is lost: %s",
+						  names[node], r->prof_order + 1, e.message);
 			profile_free(r->prof[node]);
 			r->prof[node] = NULL;
 		}
@@ -212,9 +213,9 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 			(profile_stop(r->prof[node], &perr) < 0 ||
 			 profile_report(r->prof[node], PROFILE_TOP, &e, &n, &total,
 							&perr) < 0))
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "profiles: the %s's at point %d is lost: %s",
-					  names[node], order + 1, perr.message);
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: the %s's at point %d is lost: %s",
+						  names[node], order + 1, perr.message);
 		else if (keep && rc == 0)
 		{
 			bool cg = false;
@@ -224,11 +225,12 @@ store_profiles(struct run *r, int order, bool keep, struct pgc_error *err)
 			for (int i = 0; i < n; i++)
 				cg = cg || !isnan(e[i].inclusive);
 			if (r->profile_cg != PROFILE_CG_NONE && !cg && n > 0)
-				emit_text(r, RUN_EV_NOTE, NULL,
-						  "profiles: the %s's call graphs at point %d do not "
-						  "add up (perf lost samples?): its self shares "
-						  "only",
-						  names[node], order + 1);
+				run_emit_text(
+					r, RUN_EV_NOTE, NULL,
+					"profiles: the %s's call graphs at point %d do not "
+					"add up (perf lost samples?): its self shares "
+					"only",
+					names[node], order + 1);
 			rows[0] = (struct store_profile_row){
 				NULL, NULL, NULL, 100.0, total, cg ? 100.0 : -1, r->prof_hz};
 			for (int i = 0; i < n; i++)

@@ -25,15 +25,15 @@
 /* ------------------------------------------------------------- events */
 
 void
-emit(const struct run *r, struct run_event *ev)
+run_emit(const struct run *r, struct run_event *ev)
 {
 	if (r->c.on_event)
 		r->c.on_event(r->c.event_arg, ev);
 }
 
 void
-emit_text(const struct run *r, enum run_event_kind kind, const char *variant,
-		  const char *fmt, ...)
+run_emit_text(const struct run *r, enum run_event_kind kind,
+			  const char *variant, const char *fmt, ...)
 {
 	struct run_event ev;
 	struct strbuf sb = STRBUF_INIT;
@@ -46,7 +46,7 @@ emit_text(const struct run *r, enum run_event_kind kind, const char *variant,
 	ev.kind = kind;
 	ev.variant = variant;
 	ev.text = sb.buf ? sb.buf : "";
-	emit(r, &ev);
+	run_emit(r, &ev);
 	strbuf_release(&sb);
 }
 
@@ -60,7 +60,7 @@ shown_variant(const struct run *r, const struct variant *v)
 static void
 on_build_step(void *arg, const char *line)
 {
-	emit_text(arg, RUN_EV_STEP, NULL, "%s", line);
+	run_emit_text(arg, RUN_EV_STEP, NULL, "%s", line);
 }
 
 void
@@ -68,7 +68,7 @@ on_init_step(void *arg, const char *line)
 {
 	const struct init_arg *ia = arg;
 
-	emit_text(ia->r, RUN_EV_STEP, ia->variant, "%s", line);
+	run_emit_text(ia->r, RUN_EV_STEP, ia->variant, "%s", line);
 }
 
 void
@@ -79,14 +79,14 @@ on_progress(void *arg, const struct load_progress *p)
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RUN_EV_PROGRESS;
 	ev.progress = p;
-	emit(arg, &ev);
+	run_emit(arg, &ev);
 }
 
 /* debug() of a script, from the engine's worker threads */
 void
 on_debug(void *arg, const char *line)
 {
-	emit_text(arg, RUN_EV_DEBUG, NULL, "%s", line);
+	run_emit_text(arg, RUN_EV_DEBUG, NULL, "%s", line);
 }
 
 /* ------------------------------------------------------------- plan */
@@ -871,14 +871,14 @@ keep_logs_of(struct run *r, struct run_target *rt)
 	ok = dir_make_all(r->logs_dir, 0700, &e) == 0 &&
 		 target_keep_logs(rt->t, dest, &e) == 0;
 	if (ok)
-		emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v),
-				  "%s/primary/server.log", dest);
+		run_emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v),
+					  "%s/primary/server.log", dest);
 	else
 	{
 		dir_remove_tree(dest); /* no half copy */
-		emit_text(r, RUN_EV_NOTE, shown_variant(r, rt->v),
-				  "the server logs stay in %s: %s",
-				  target_log_path(rt->t, TARGET_PRIMARY), e.message);
+		run_emit_text(r, RUN_EV_NOTE, shown_variant(r, rt->v),
+					  "the server logs stay in %s: %s",
+					  target_log_path(rt->t, TARGET_PRIMARY), e.message);
 	}
 	free(runs);
 	free(dest);
@@ -909,8 +909,8 @@ close_targets(struct run *r, bool failed)
 			kept = true;
 		else if (keep &&
 				 (log = target_log_path(rt->t, TARGET_PRIMARY)) != NULL)
-			emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v), "%s",
-					  log);
+			run_emit_text(r, RUN_EV_SERVER_LOG, shown_variant(r, rt->v), "%s",
+						  log);
 		target_close(rt->t, keep && !moved);
 		rt->t = NULL;
 	}
@@ -921,11 +921,11 @@ close_targets(struct run *r, bool failed)
 static void
 on_store_wait(void *arg, double waited_s)
 {
-	emit_text(arg, RUN_EV_NOTE, NULL,
-			  "the store is locked by another process: waiting (%.0f s so "
-			  "far; what was measured is kept until it can be stored, "
-			  "Ctrl-C gives up)",
-			  waited_s);
+	run_emit_text(arg, RUN_EV_NOTE, NULL,
+				  "the store is locked by another process: waiting (%.0f s so "
+				  "far; what was measured is kept until it can be stored, "
+				  "Ctrl-C gives up)",
+				  waited_s);
 }
 
 /* What pgcliff processes that died left in $TMPDIR goes (cluster_sweep). */
@@ -936,10 +936,10 @@ sweep_leftovers(struct run *r)
 	int n = cluster_sweep(NULL, &sb);
 
 	if (n > 0)
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "removed %d server director%s left by pgcliff processes "
-				  "that are gone: %s",
-				  n, n == 1 ? "y" : "ies", sb.buf);
+		run_emit_text(r, RUN_EV_NOTE, NULL,
+					  "removed %d server director%s left by pgcliff processes "
+					  "that are gone: %s",
+					  n, n == 1 ? "y" : "ies", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -971,13 +971,14 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 							   r->valgrind_version,
 							   sizeof(r->valgrind_version), err) < 0)
 			goto out;
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "counting: each point's primary work per transaction over "
-				  "%" PRId64 " transactions per client (after %" PRIu64
-				  " warm), under %s's callgrind; the servers run ~50x "
-				  "slower, and what is counted is work, not time",
-				  r->c.count_txns, count_warm_txns((uint64_t) r->c.count_txns),
-				  r->valgrind_version);
+		run_emit_text(
+			r, RUN_EV_NOTE, NULL,
+			"counting: each point's primary work per transaction over "
+			"%" PRId64 " transactions per client (after %" PRIu64
+			" warm), under %s's callgrind; the servers run ~50x "
+			"slower, and what is counted is work, not time",
+			r->c.count_txns, count_warm_txns((uint64_t) r->c.count_txns),
+			r->valgrind_version);
 	}
 	if (build_variants(r, err) < 0)
 		goto out;
@@ -988,9 +989,9 @@ run_execute(struct run *r, struct store *store, const char *command_line,
 	if (r->c.count_txns > 0)
 	{
 		if (r->recipe->profile_hz > 0)
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "profiles: not taken by perf in a counted run; "
-					  "callgrind's functions are stored instead");
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "profiles: not taken by perf in a counted run; "
+						  "callgrind's functions are stored instead");
 	}
 	else
 		setup_profiles(r);

@@ -146,6 +146,7 @@ struct count_result
 int count_point(const struct target *t, const struct load_point *lp,
 				uint64_t n, struct load_result *res, struct count_result *out,
 				struct pgc_error *err);
+/* Free C's functions. */
 void count_result_release(struct count_result *c);
 
 /* ---------------------------------------------------------------------
@@ -153,10 +154,11 @@ void count_result_release(struct count_result *c);
  * ------------------------------------------------------------------- */
 
 /* Tell the caller EV (its on_event). */
-void emit(const struct run *r, struct run_event *ev);
+void run_emit(const struct run *r, struct run_event *ev);
 
-void emit_text(const struct run *r, enum run_event_kind kind,
-			   const char *variant, const char *fmt, ...) PGC_PRINTF(4, 5);
+/* A text event (KIND, VARIANT: NULL or the shown name), as FMT says. */
+void run_emit_text(const struct run *r, enum run_event_kind kind,
+				   const char *variant, const char *fmt, ...) PGC_PRINTF(4, 5);
 
 /* The variant's name in events, when there is more than one. */
 const char *shown_variant(const struct run *r, const struct variant *v);

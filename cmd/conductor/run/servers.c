@@ -131,15 +131,15 @@ open_target(struct run *r, struct run_target *rt, struct pgc_error *err)
 	{
 		if (r->placement.mode != PLACEMENT_FREE &&
 			r->placement.mode != PLACEMENT_AUTO)
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "placement: the server of %s is external; only the "
-					  "driver is pinned",
-					  v->name);
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "placement: the server of %s is external; only the "
+						  "driver is pinned",
+						  v->name);
 		if (rc->ngucs > 0)
-			emit_text(r, RUN_EV_NOTE, NULL,
-					  "the recipe's server settings (%s, ...) are not "
-					  "applied to the external server of %s",
-					  rc->gucs[0].name, v->name);
+			run_emit_text(r, RUN_EV_NOTE, NULL,
+						  "the recipe's server settings (%s, ...) are not "
+						  "applied to the external server of %s",
+						  rc->gucs[0].name, v->name);
 		spec.conninfo = v->target;
 		spec.standby_conninfo = r->c.standby_target;
 	}
@@ -246,14 +246,14 @@ vacuum_all(struct run *r, struct run_target *rt)
 
 		error_clear(&e);
 		if (target_exec(rt->t, sql[i], "-v", &pos, &e) < 0)
-			emit_text(r, RUN_EV_NOTE, variant,
-					  "%s: %s (ignoring this error and continuing anyway)",
-					  sql[i], e.message);
+			run_emit_text(r, RUN_EV_NOTE, variant,
+						  "%s: %s (ignoring this error and continuing anyway)",
+						  sql[i], e.message);
 		if (i == 2)
-			emit_text(r, RUN_EV_STEP, variant, "starting vacuum...end.");
+			run_emit_text(r, RUN_EV_STEP, variant, "starting vacuum...end.");
 	}
-	emit_text(r, RUN_EV_STEP, variant,
-			  "starting vacuum pgbench_accounts...end.");
+	run_emit_text(r, RUN_EV_STEP, variant,
+				  "starting vacuum pgbench_accounts...end.");
 }
 
 /* init: pgbench -i with the recipe's options, or its SQL. */
@@ -321,10 +321,10 @@ find_scale(struct run *r, struct run_target *rt, struct pgc_error *err)
 							   &rt->partition_method, err);
 	cluster_disconnect(conn);
 	if (result == 0 && r->c.scale && r->c.scale != rt->scale)
-		emit_text(r, RUN_EV_NOTE, NULL,
-				  "scale option ignored, using count from "
-				  "pgbench_branches table (%d)",
-				  rt->scale);
+		run_emit_text(r, RUN_EV_NOTE, NULL,
+					  "scale option ignored, using count from "
+					  "pgbench_branches table (%d)",
+					  rt->scale);
 	return result;
 }
 
@@ -355,7 +355,7 @@ prepare_targets(struct run *r, struct pgc_error *err)
 		ev.run_id = r->run_id;
 		ev.server_version = rt->prov.server_version;
 		ev.managed = target_managed(rt->t);
-		emit(r, &ev);
+		run_emit(r, &ev);
 		if (rc->has_init && run_init(r, rt, err) < 0)
 			return -1;
 		if (exec_sql_list(rt, rc->setup, rc->nsetup, "setup", err) < 0)
