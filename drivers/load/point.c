@@ -702,24 +702,303 @@ warm_tick(struct engine *e, struct warm_watch *ww, int64_t now,
 	return true;
 }
 
+/*
+ * The point's threads (a workload's jobs, no more than its clients) and
+ * their clients.  pgbench's split: the first (clients % jobs) threads take
+ * one more.  pgbench's seeding: a base sequence from the seed gives each
+ * client's random stream in client order, then :default_seed.
+ */
+static void
+split_clients(struct engine *e)
+{
+	const struct load_point *p = e->p;
+	int ti = 0;
+
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		int jobs = p->workloads[wi].jobs;
+
+		if (jobs > p->workloads[wi].clients)
+			jobs = p->workloads[wi].clients;
+		e->nthreads += jobs < 1 ? 1 : jobs;
+	}
+	e->threads = xcalloc((size_t) e->nthreads, sizeof(struct thread));
+	for (int wi = 0; wi < p->nworkloads; wi++)
+	{
+		const struct load_workload *w = &p->workloads[wi];
+		int jobs = w->jobs > w->clients ? w->clients : w->jobs;
+		uint64_t *seeds = xmalloc((size_t) w->clients * sizeof(uint64_t));
+		struct prng base;
+		int64_t default_seed;
+		int client_base = 0;
+
+		prng_seed(&base, p->seed + (uint64_t) wi * 1000003u);
+		for (int i = 0; i < w->clients; i++)
+			seeds[i] = prng_next(&base);
+		default_seed = (int64_t) prng_next(&base);
+		if (jobs < 1)
+			jobs = 1;
+		for (int j = 0; j < jobs; j++)
+		{
+			int n = w->clients / jobs + (j < w->clients % jobs);
+			/* pgbench's per-thread choose, throttle and sample streams */
+			uint64_t choose = prng_next(&base);
+			uint64_t throttle = prng_next(&base);
+
+			(void) prng_next(&base); /* sampling: no logs here */
+			thread_setup(e, &e->threads[ti++], w, wi, client_base, n, seeds,
+						 default_seed, choose, throttle);
+			client_base += n;
+		}
+		free(seeds);
+	}
+}
+
+/* Start the point's threads; one that cannot start fails the point. */
+static void
+start_threads(struct engine *e)
+{
+	pthread_attr_t attr;
+	sigset_t all, old_mask;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, (size_t) 512 * 1024);
+	/*
+	 * The threads are born with every signal blocked, so that SIGINT and
+	 * SIGTERM always reach the calling thread: a handler that ran on a
+	 * worker would race with the flag's reader here.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	for (int i = 0; i < e->nthreads; i++)
+	{
+		int prc = pthread_create(&e->threads[i].tid, &attr, thread_main,
+								 &e->threads[i]);
+
+		if (prc != 0)
+		{
+			struct pgc_error perr;
+
+			error_set(&perr, PGC_ERR_INTERNAL,
+					  "could not create thread %d of %d: %s", i + 1,
+					  e->nthreads, strerror(prc));
+			engine_fail(e, &perr);
+			break;
+		}
+		e->nstarted++;
+	}
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+}
+
+/*
+ * The connect phase, then the prepare phase, each timed from T_CONNECT
+ * into OUT; then, after the coordinator's start when the point has one,
+ * the window (or, warming up until stable, WW's watch) opens and the
+ * threads are told to run.  Returns that instant.
+ */
+static int64_t
+open_window(struct engine *e, int64_t t_connect, struct load_result *out,
+			struct warm_watch *ww, bool *interrupted)
+{
+	const struct load_point *p = e->p;
+	int64_t now, t_prepare;
+
+	pthread_mutex_lock(&e->mu);
+	wait_arrived(e, 0, interrupted);
+	now = clock_now_ns();
+	out->conn_ms = (double) (now - t_connect) / 1e6;
+	e->phase = 1;
+	pthread_cond_broadcast(&e->cv);
+	wait_arrived(e, 1, interrupted);
+	t_prepare = now;
+	now = clock_now_ns();
+	out->prepare_ms = (double) (now - t_prepare) / 1e6;
+	if (p->ready && !atomic_load(&e->stop))
+	{
+		pthread_mutex_unlock(&e->mu);
+		now = common_start(e, interrupted);
+		pthread_mutex_lock(&e->mu);
+	}
+	if (e->txmode)
+	{
+		e->window_start_ns = now;
+		e->window_end_ns = NO_END_NS;
+	}
+	else if (p->warmup_stable)
+	{
+		/* no window until the throughput is stable (warm_tick) */
+		e->window_start_ns = NO_END_NS;
+		e->window_end_ns = NO_END_NS;
+		ww->on = true;
+		ww->began_ns = now;
+		ww->last_ns = now;
+		ww->next_ns = now + LOAD_WARM_TICK_NS;
+	}
+	else
+	{
+		e->window_start_ns = now + p->warmup_ns;
+		e->window_end_ns = e->window_start_ns + p->duration_ns;
+	}
+	out->warmup_ns = e->txmode ? 0 : p->warmup_ns;
+	e->phase = 2;
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	return now;
+}
+
+/*
+ * While the threads run, from the calling thread: the warm-up's watch,
+ * the window's edges (the caller's profiler) and the host's steal at
+ * them, fault injection, the interrupt, -P progress, and the servers'
+ * samples on the window's second boundaries.  Returns when every thread
+ * is done, with the steal, the warm-up's series and the samples in OUT;
+ * *NOW is when it saw them done.
+ */
+static void
+watch_window(struct engine *e, struct load_result *out, struct warm_watch *ww,
+			 bool *interrupted, int64_t *now_out)
+{
+	const struct load_point *p = e->p;
+	bool injected = false;
+	bool edge_begun = false, edge_ended = false;
+	bool steal_begun = false, steal_ended = false;
+	struct cpu_times steal_a, steal_b;
+	struct progress_mark *mark;
+	int64_t last_ns, next_sample, next_progress, now = clock_now_ns();
+	struct sampler sm;
+	int nodes;
+
+	mark = xcalloc((size_t) p->nworkloads, sizeof(*mark));
+	last_ns = e->window_start_ns;
+	memset(&sm, 0, sizeof(sm));
+	nodes = e->txmode ? 0 : p->nnodes;
+	if (nodes > 0)
+	{
+		sm.conns = xcalloc((size_t) nodes, sizeof(PGconn *));
+		sm.last_commits = xcalloc((size_t) nodes, sizeof(int64_t));
+		sm.last_conflicts =
+			xcalloc((size_t) nodes, sizeof(*sm.last_conflicts));
+		sm.have_last = xcalloc((size_t) nodes, sizeof(bool));
+		probe_set_init(&sm.probes, p->probes, p->nprobes, nodes);
+		for (int i = 0; i < nodes; i++)
+			sm.conns[i] = sampler_connect(&p->nodes[i]);
+	}
+	next_sample = e->window_start_ns;
+	next_progress = e->window_start_ns + (int64_t) p->progress_s * 1000000000;
+	while (!all_finished(e))
+	{
+		usleep(20000);
+		now = clock_now_ns();
+		if (ww->on && now >= ww->next_ns && !atomic_load(&e->stop) &&
+			warm_tick(e, ww, now, out))
+		{
+			/* the window begins now; sampling and progress with it */
+			next_sample = e->window_start_ns;
+			next_progress =
+				e->window_start_ns + (int64_t) p->progress_s * 1000000000;
+			last_ns = e->window_start_ns;
+		}
+		if (p->window_edge && !e->txmode && !edge_begun &&
+			now >= e->window_start_ns && now < e->window_end_ns &&
+			!atomic_load(&e->stop))
+		{
+			edge_begun = true;
+			p->window_edge(p->window_edge_arg, true);
+		}
+		if (edge_begun && !edge_ended &&
+			(now >= e->window_end_ns || atomic_load(&e->stop)))
+		{
+			edge_ended = true;
+			p->window_edge(p->window_edge_arg, false);
+		}
+		/* the hypervisor's steal over the window, read at its edges */
+		if (!steal_begun && now >= atomic_load(&e->window_start_ns) &&
+			!atomic_load(&e->stop))
+			steal_begun = cpu_times_read(&steal_a);
+		if (steal_begun && !steal_ended &&
+			now >= atomic_load(&e->window_end_ns))
+			steal_ended = cpu_times_read(&steal_b);
+		if (!injected && now >= e->window_start_ns + 500000000)
+		{
+			injected = true;
+			inject_point("window");
+		}
+		if (p->interrupt && *p->interrupt && !*interrupted)
+		{
+			*interrupted = true;
+			atomic_store(&e->stop, 1);
+		}
+		if (p->progress && p->progress_s > 0 && !atomic_load(&e->stop) &&
+			now >= next_progress && now <= e->window_end_ns + 500000000)
+		{
+			report_progress(e, now, mark, &last_ns);
+			next_progress += (int64_t) p->progress_s * 1000000000;
+		}
+		/* samples on the window's second boundaries: the first is the
+		 * baseline the counters of second 0 are taken from */
+		if (nodes > 0 && now >= next_sample &&
+			next_sample <= e->window_end_ns && !atomic_load(&e->stop))
+		{
+			int second =
+				(int) ((next_sample - e->window_start_ns) / 1000000000) - 1;
+
+			if (second < e->nseconds)
+				sample_nodes(p, &sm, second);
+			next_sample += 1000000000;
+		}
+	}
+	if (edge_begun && !edge_ended)
+		p->window_edge(p->window_edge_arg, false);
+	/* -t, or stopped early: the window ended with the load */
+	if (steal_begun && !steal_ended)
+		steal_ended = cpu_times_read(&steal_b);
+	out->steal_pct = steal_ended ? cpu_steal_pct(&steal_a, &steal_b) : -1.0;
+	if (ww->on)
+	{
+		/* stopped before the throughput was stable: no window at all */
+		out->warmup_ns = now - ww->began_ns;
+		out->warm_tps = ww->tps;
+		out->nwarm = ww->n;
+		ww->tps = NULL;
+	}
+	for (int i = 0; i < nodes; i++)
+		PQfinish(sm.conns[i]);
+	free(sm.conns);
+	free(sm.last_commits);
+	free(sm.last_conflicts);
+	free(sm.have_last);
+	probe_set_release(&sm.probes);
+	out->samples = sm.rows;
+	out->nsamples = sm.nrows;
+	free(mark);
+	*now_out = now;
+}
+
+/* The backends that served the clients: a counted point reads theirs. */
+static void
+collect_backends(const struct engine *e, struct load_result *out)
+{
+	int nall = 0;
+
+	for (int i = 0; i < e->nthreads; i++)
+		nall += e->threads[i].nclients;
+	out->backend_pids = xcalloc((size_t) nall + 1, sizeof(pid_t));
+	for (int i = 0; i < e->nthreads; i++)
+		for (int k = 0; k < e->threads[i].nclients; k++)
+			if (e->threads[i].clients[k].backend_pid > 0)
+				out->backend_pids[out->nbackend_pids++] =
+					e->threads[i].clients[k].backend_pid;
+}
+
 int
 load_run(const struct load_point *p, struct load_result *out,
 		 struct pgc_error *err)
 {
 	struct engine e;
-	pthread_attr_t attr;
-	sigset_t all, old_mask;
-	int ti = 0, client_base = 0;
-	int64_t t_prepare, t_connect, now, next_progress;
-	bool interrupted = false, injected = false;
-	bool edge_begun = false, edge_ended = false;
-	bool steal_begun = false, steal_ended = false;
-	struct cpu_times steal_a, steal_b;
-	struct progress_mark *mark;
-	int64_t last_ns, next_sample;
-	struct sampler sm;
+	int64_t t_connect, now;
+	bool interrupted = false;
 	struct warm_watch ww;
-	int nodes;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -739,228 +1018,13 @@ load_run(const struct load_point *p, struct load_result *out,
 						  : (int) ((p->duration_ns + 999999999) / 1000000000);
 	if (e.nseconds < 1)
 		e.nseconds = 1;
-	for (int wi = 0; wi < p->nworkloads; wi++)
-	{
-		int jobs = p->workloads[wi].jobs;
-
-		if (jobs > p->workloads[wi].clients)
-			jobs = p->workloads[wi].clients;
-		e.nthreads += jobs < 1 ? 1 : jobs;
-	}
-	e.threads = xcalloc((size_t) e.nthreads, sizeof(struct thread));
-
-	/*
-	 * pgbench's split: the first (clients % jobs) threads take one more.
-	 * pgbench's seeding: a base sequence from the seed gives each client's
-	 * random stream in client order, then :default_seed.
-	 */
-	for (int wi = 0; wi < p->nworkloads; wi++)
-	{
-		const struct load_workload *w = &p->workloads[wi];
-		int jobs = w->jobs > w->clients ? w->clients : w->jobs;
-		uint64_t *seeds = xmalloc((size_t) w->clients * sizeof(uint64_t));
-		struct prng base;
-		int64_t default_seed;
-
-		prng_seed(&base, p->seed + (uint64_t) wi * 1000003u);
-		for (int i = 0; i < w->clients; i++)
-			seeds[i] = prng_next(&base);
-		default_seed = (int64_t) prng_next(&base);
-		if (jobs < 1)
-			jobs = 1;
-		for (int j = 0; j < jobs; j++)
-		{
-			int n = w->clients / jobs + (j < w->clients % jobs);
-			/* pgbench's per-thread choose, throttle and sample streams */
-			uint64_t choose = prng_next(&base);
-			uint64_t throttle = prng_next(&base);
-
-			(void) prng_next(&base); /* sampling: no logs here */
-			thread_setup(&e, &e.threads[ti++], w, wi, client_base, n, seeds,
-						 default_seed, choose, throttle);
-			client_base += n;
-		}
-		client_base = 0;
-		free(seeds);
-	}
-
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, (size_t) 512 * 1024);
-	/*
-	 * The threads are born with every signal blocked, so that SIGINT and
-	 * SIGTERM always reach the calling thread: a handler that ran on a
-	 * worker would race with the flag's reader here.
-	 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old_mask);
+	split_clients(&e);
 	t_connect = clock_now_ns();
-	for (int i = 0; i < e.nthreads; i++)
-	{
-		int prc = pthread_create(&e.threads[i].tid, &attr, thread_main,
-								 &e.threads[i]);
-
-		if (prc != 0)
-		{
-			struct pgc_error perr;
-
-			error_set(&perr, PGC_ERR_INTERNAL,
-					  "could not create thread %d of %d: %s", i + 1,
-					  e.nthreads, strerror(prc));
-			engine_fail(&e, &perr);
-			break;
-		}
-		e.nstarted++;
-	}
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-
-	/* connect phase, then prepare phase, each timed; then the window */
-	pthread_mutex_lock(&e.mu);
-	wait_arrived(&e, 0, &interrupted);
-	now = clock_now_ns();
-	out->conn_ms = (double) (now - t_connect) / 1e6;
-	e.phase = 1;
-	pthread_cond_broadcast(&e.cv);
-	wait_arrived(&e, 1, &interrupted);
-	t_prepare = now;
-	now = clock_now_ns();
-	out->prepare_ms = (double) (now - t_prepare) / 1e6;
-	if (p->ready && !atomic_load(&e.stop))
-	{
-		pthread_mutex_unlock(&e.mu);
-		now = common_start(&e, &interrupted);
-		pthread_mutex_lock(&e.mu);
-	}
-	if (e.txmode)
-	{
-		e.window_start_ns = now;
-		e.window_end_ns = NO_END_NS;
-	}
-	else if (p->warmup_stable)
-	{
-		/* no window until the throughput is stable (warm_tick) */
-		e.window_start_ns = NO_END_NS;
-		e.window_end_ns = NO_END_NS;
-		ww.on = true;
-		ww.began_ns = now;
-		ww.last_ns = now;
-		ww.next_ns = now + LOAD_WARM_TICK_NS;
-	}
-	else
-	{
-		e.window_start_ns = now + p->warmup_ns;
-		e.window_end_ns = e.window_start_ns + p->duration_ns;
-	}
-	out->warmup_ns = e.txmode ? 0 : p->warmup_ns;
-	e.phase = 2;
-	pthread_cond_broadcast(&e.cv);
-	pthread_mutex_unlock(&e.mu);
-
-	mark = xcalloc((size_t) p->nworkloads, sizeof(*mark));
-	last_ns = e.window_start_ns;
-	memset(&sm, 0, sizeof(sm));
-	nodes = e.txmode ? 0 : p->nnodes;
-	if (nodes > 0)
-	{
-		sm.conns = xcalloc((size_t) nodes, sizeof(PGconn *));
-		sm.last_commits = xcalloc((size_t) nodes, sizeof(int64_t));
-		sm.last_conflicts =
-			xcalloc((size_t) nodes, sizeof(*sm.last_conflicts));
-		sm.have_last = xcalloc((size_t) nodes, sizeof(bool));
-		probe_set_init(&sm.probes, p->probes, p->nprobes, nodes);
-		for (int i = 0; i < nodes; i++)
-			sm.conns[i] = sampler_connect(&p->nodes[i]);
-	}
-	next_sample = e.window_start_ns;
-	next_progress = e.window_start_ns + (int64_t) p->progress_s * 1000000000;
-	while (!all_finished(&e))
-	{
-		usleep(20000);
-		now = clock_now_ns();
-		if (ww.on && now >= ww.next_ns && !atomic_load(&e.stop) &&
-			warm_tick(&e, &ww, now, out))
-		{
-			/* the window begins now; sampling and progress with it */
-			next_sample = e.window_start_ns;
-			next_progress =
-				e.window_start_ns + (int64_t) p->progress_s * 1000000000;
-			last_ns = e.window_start_ns;
-		}
-		if (p->window_edge && !e.txmode && !edge_begun &&
-			now >= e.window_start_ns && now < e.window_end_ns &&
-			!atomic_load(&e.stop))
-		{
-			edge_begun = true;
-			p->window_edge(p->window_edge_arg, true);
-		}
-		if (edge_begun && !edge_ended &&
-			(now >= e.window_end_ns || atomic_load(&e.stop)))
-		{
-			edge_ended = true;
-			p->window_edge(p->window_edge_arg, false);
-		}
-		/* the hypervisor's steal over the window, read at its edges */
-		if (!steal_begun && now >= atomic_load(&e.window_start_ns) &&
-			!atomic_load(&e.stop))
-			steal_begun = cpu_times_read(&steal_a);
-		if (steal_begun && !steal_ended &&
-			now >= atomic_load(&e.window_end_ns))
-			steal_ended = cpu_times_read(&steal_b);
-		if (!injected && now >= e.window_start_ns + 500000000)
-		{
-			injected = true;
-			inject_point("window");
-		}
-		if (p->interrupt && *p->interrupt && !interrupted)
-		{
-			interrupted = true;
-			atomic_store(&e.stop, 1);
-		}
-		if (p->progress && p->progress_s > 0 && !atomic_load(&e.stop) &&
-			now >= next_progress && now <= e.window_end_ns + 500000000)
-		{
-			report_progress(&e, now, mark, &last_ns);
-			next_progress += (int64_t) p->progress_s * 1000000000;
-		}
-		/* samples on the window's second boundaries: the first is the
-		 * baseline the counters of second 0 are taken from */
-		if (nodes > 0 && now >= next_sample &&
-			next_sample <= e.window_end_ns && !atomic_load(&e.stop))
-		{
-			int second =
-				(int) ((next_sample - e.window_start_ns) / 1000000000) - 1;
-
-			if (second < e.nseconds)
-				sample_nodes(p, &sm, second);
-			next_sample += 1000000000;
-		}
-	}
-	if (edge_begun && !edge_ended)
-		p->window_edge(p->window_edge_arg, false);
-	/* -t, or stopped early: the window ended with the load */
-	if (steal_begun && !steal_ended)
-		steal_ended = cpu_times_read(&steal_b);
-	out->steal_pct = steal_ended ? cpu_steal_pct(&steal_a, &steal_b) : -1.0;
-	if (ww.on)
-	{
-		/* stopped before the throughput was stable: no window at all */
-		out->warmup_ns = now - ww.began_ns;
-		out->warm_tps = ww.tps;
-		out->nwarm = ww.n;
-		ww.tps = NULL;
-	}
-	for (int i = 0; i < nodes; i++)
-		PQfinish(sm.conns[i]);
-	free(sm.conns);
-	free(sm.last_commits);
-	free(sm.last_conflicts);
-	free(sm.have_last);
-	probe_set_release(&sm.probes);
-	out->samples = sm.rows;
-	out->nsamples = sm.nrows;
+	start_threads(&e);
+	(void) open_window(&e, t_connect, out, &ww, &interrupted);
+	watch_window(&e, out, &ww, &interrupted, &now);
 	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
-	free(mark);
 
 	now = clock_now_ns();
 	out->window_ns = (now < e.window_end_ns ? now : e.window_end_ns) -
@@ -992,20 +1056,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	}
 	else
 		merge_results(&e, out);
-
-	/* the backends that served the clients: a counted point reads theirs */
-	{
-		int nall = 0;
-
-		for (int i = 0; i < e.nthreads; i++)
-			nall += e.threads[i].nclients;
-		out->backend_pids = xcalloc((size_t) nall + 1, sizeof(pid_t));
-	}
-	for (int i = 0; i < e.nthreads; i++)
-		for (int k = 0; k < e.threads[i].nclients; k++)
-			if (e.threads[i].clients[k].backend_pid > 0)
-				out->backend_pids[out->nbackend_pids++] =
-					e.threads[i].clients[k].backend_pid;
+	collect_backends(&e, out);
 	for (int i = 0; i < e.nthreads; i++)
 		thread_release(&e.threads[i]);
 	free(e.threads);
