@@ -142,6 +142,161 @@ on_bisect_event(void *arg, const struct bisect_event *ev)
 	fflush(stdout);
 }
 
+/*
+ * What a finished bisect found, for people, and its exit code: the first
+ * bad commit (EXIT_REGRESSION), none (EXIT_OK) or undecided
+ * (EXIT_INCONCLUSIVE).
+ */
+static int
+print_outcome(const struct bisect_config *bc, const struct bisect_result *r,
+			  const char *db_path)
+{
+	int code = EXIT_OK;
+
+	switch (r->status)
+	{
+		case BISECT_FOUND:
+		{
+			char margin[48] = "";
+
+			if (bc->run.until.margin > 0)
+				snprintf(margin, sizeof(margin), " --max-regression %g%%",
+						 100 * bc->run.until.margin);
+			printf("\nfirst bad commit: %s \"%s\"\n  evidence (run %" PRId64
+				   ", %s against good): %s\n  pgcliff compare %" PRId64
+				   ":good %" PRId64 ":%s%s shows it whole\n",
+				   r->first_bad, r->subject, r->evidence_run, r->variant,
+				   r->evidence ? r->evidence : "", r->evidence_run,
+				   r->evidence_run, r->variant, margin);
+			code = EXIT_REGRESSION;
+			break;
+		}
+		case BISECT_NO_REGRESSION:
+			printf("\nno regression between %s and %s\n", bc->good, bc->bad);
+			code = EXIT_OK;
+			break;
+		case BISECT_UNDECIDED:
+			if (r->hi[0])
+				printf("\nundecided: the first bad commit is after %.12s, up "
+					   "to %.12s\n",
+					   r->lo, r->hi);
+			else
+				printf("\nundecided: %s against %s could not be decided\n",
+					   bc->bad, bc->good);
+			printf("  a larger --budget (or a longer -T) may decide it\n");
+			code = EXIT_INCONCLUSIVE;
+			break;
+	}
+	printf("bisect %" PRId64 " stored in %s: %d step%s, %.0f s\n",
+		   r->bisect_id, db_path, r->steps, r->steps == 1 ? "" : "s",
+		   r->seconds);
+	return code;
+}
+
+/* bisect's options into BC, VIEW and the rest; 0, or the exit code. */
+static int
+parse_options(int argc, char **argv, struct bisect_config *bc,
+			  struct view *view, int **clients, int *nclients, const char **db,
+			  bool *seed_set)
+{
+	int ch, rc = 0;
+
+	while ((ch = cmd_getopt(&cmd_bisect, argc, argv)) != -1)
+	{
+		switch (ch)
+		{
+			case 's':
+				bc->source = optarg;
+				break;
+			case OPT_GOOD:
+				bc->good = optarg;
+				break;
+			case OPT_BAD:
+				bc->bad = optarg;
+				break;
+			case CMD_OPT_METRIC:
+			case CMD_OPT_MAX_REGRESSION:
+			case CMD_OPT_RULE:
+			case CMD_OPT_BUDGET:
+			case CMD_OPT_MAX_REPEATS:
+			case CMD_OPT_ADJUST:
+				if ((rc = cmd_parse_until(&cmd_bisect, ch, optarg,
+										  &bc->run.until)) != 0)
+					return rc;
+				break;
+			case 'c':
+				free(*clients);
+				*clients = NULL;
+				if (!cmd_parse_count_list(optarg, 10000, clients, nclients))
+				{
+					rc = cmd_usage_error(&cmd_bisect,
+										 "invalid client list \"%s\"", optarg);
+					return rc;
+				}
+				break;
+			case 'T':
+				if ((bc->run.duration_ns = recipe_parse_duration_ns(optarg)) <
+					RECIPE_MIN_DURATION_NS)
+				{
+					rc = cmd_usage_error(&cmd_bisect,
+										 "invalid duration \"%s\"", optarg);
+					return rc;
+				}
+				break;
+			case CMD_OPT_WARMUP:
+				if (recipe_parse_warmup(optarg, &bc->run.warmup_ns,
+										&bc->run.warmup_stable) < 0)
+				{
+					rc = cmd_usage_error(&cmd_bisect,
+										 "invalid warmup \"%s\" (a duration, "
+										 "stable or stable:MAX)",
+										 optarg);
+					return rc;
+				}
+				bc->run.warmup_set = true;
+				break;
+			case CMD_OPT_BUILD_CACHE:
+				bc->run.build_cache = optarg;
+				break;
+			case CMD_OPT_OS_USER:
+				bc->run.os_user = optarg;
+				break;
+			case CMD_OPT_SEED:
+			{
+				char *end;
+
+				bc->run.seed = strtoull(optarg, &end, 10);
+				if (*optarg == '\0' || *end != '\0' || *optarg == '-')
+				{
+					rc = cmd_usage_error(&cmd_bisect, "invalid seed \"%s\"",
+										 optarg);
+					return rc;
+				}
+				*seed_set = true;
+				break;
+			}
+			case CMD_OPT_KEEP_LOGS:
+				bc->run.keep_logs = true;
+				break;
+			case CMD_OPT_COUNT:
+				if ((rc = cmd_parse_count_txns(&cmd_bisect, optarg,
+											   &bc->run.count_txns)) != 0)
+					return rc;
+				break;
+			case 'q':
+				view->quiet = true;
+				break;
+			case CMD_OPT_DB:
+				*db = optarg;
+				break;
+			default:
+				rc = cmd_option_error(&cmd_bisect, ch, argv);
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int
 bisect_fn(int argc, char **argv)
 {
@@ -154,7 +309,7 @@ bisect_fn(int argc, char **argv)
 	char *cmdline = NULL;
 	char logs_dir[1100];
 	int *clients = NULL;
-	int nclients = 0, ch, rc = EXIT_OK;
+	int nclients = 0, rc = EXIT_OK;
 	bool seed_set = false;
 
 	if (cmd_wants_help(&cmd_bisect, argc, argv))
@@ -165,99 +320,9 @@ bisect_fn(int argc, char **argv)
 	bc.run.until.metric = -1;
 	bc.run.protocol = -1;
 	bc.run.max_tries = -1;
-	while ((ch = cmd_getopt(&cmd_bisect, argc, argv)) != -1)
-	{
-		switch (ch)
-		{
-			case 's':
-				bc.source = optarg;
-				break;
-			case OPT_GOOD:
-				bc.good = optarg;
-				break;
-			case OPT_BAD:
-				bc.bad = optarg;
-				break;
-			case CMD_OPT_METRIC:
-			case CMD_OPT_MAX_REGRESSION:
-			case CMD_OPT_RULE:
-			case CMD_OPT_BUDGET:
-			case CMD_OPT_MAX_REPEATS:
-			case CMD_OPT_ADJUST:
-				if ((rc = cmd_parse_until(&cmd_bisect, ch, optarg,
-										  &bc.run.until)) != 0)
-					goto out;
-				break;
-			case 'c':
-				free(clients);
-				clients = NULL;
-				if (!cmd_parse_count_list(optarg, 10000, &clients, &nclients))
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid client list \"%s\"", optarg);
-					goto out;
-				}
-				break;
-			case 'T':
-				if ((bc.run.duration_ns = recipe_parse_duration_ns(optarg)) <
-					RECIPE_MIN_DURATION_NS)
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid duration \"%s\"", optarg);
-					goto out;
-				}
-				break;
-			case CMD_OPT_WARMUP:
-				if (recipe_parse_warmup(optarg, &bc.run.warmup_ns,
-										&bc.run.warmup_stable) < 0)
-				{
-					rc = cmd_usage_error(&cmd_bisect,
-										 "invalid warmup \"%s\" (a duration, "
-										 "stable or stable:MAX)",
-										 optarg);
-					goto out;
-				}
-				bc.run.warmup_set = true;
-				break;
-			case CMD_OPT_BUILD_CACHE:
-				bc.run.build_cache = optarg;
-				break;
-			case CMD_OPT_OS_USER:
-				bc.run.os_user = optarg;
-				break;
-			case CMD_OPT_SEED:
-			{
-				char *end;
-
-				bc.run.seed = strtoull(optarg, &end, 10);
-				if (*optarg == '\0' || *end != '\0' || *optarg == '-')
-				{
-					rc = cmd_usage_error(&cmd_bisect, "invalid seed \"%s\"",
-										 optarg);
-					goto out;
-				}
-				seed_set = true;
-				break;
-			}
-			case CMD_OPT_KEEP_LOGS:
-				bc.run.keep_logs = true;
-				break;
-			case CMD_OPT_COUNT:
-				if ((rc = cmd_parse_count_txns(&cmd_bisect, optarg,
-											   &bc.run.count_txns)) != 0)
-					goto out;
-				break;
-			case 'q':
-				view.quiet = true;
-				break;
-			case CMD_OPT_DB:
-				db = optarg;
-				break;
-			default:
-				rc = cmd_option_error(&cmd_bisect, ch, argv);
-				goto out;
-		}
-	}
+	if ((rc = parse_options(argc, argv, &bc, &view, &clients, &nclients, &db,
+							&seed_set)) != 0)
+		goto out;
 	if (optind < argc)
 		recipe_path = argv[optind++];
 	if (optind < argc)
@@ -304,43 +369,7 @@ bisect_fn(int argc, char **argv)
 					res.bisect_id, ctx.db_path);
 		goto finish;
 	}
-	switch (res.status)
-	{
-		case BISECT_FOUND:
-		{
-			char margin[48] = "";
-
-			if (bc.run.until.margin > 0)
-				snprintf(margin, sizeof(margin), " --max-regression %g%%",
-						 100 * bc.run.until.margin);
-			printf("\nfirst bad commit: %s \"%s\"\n  evidence (run %" PRId64
-				   ", %s against good): %s\n  pgcliff compare %" PRId64
-				   ":good %" PRId64 ":%s%s shows it whole\n",
-				   res.first_bad, res.subject, res.evidence_run, res.variant,
-				   res.evidence ? res.evidence : "", res.evidence_run,
-				   res.evidence_run, res.variant, margin);
-			ctx.exit_code = EXIT_REGRESSION;
-			break;
-		}
-		case BISECT_NO_REGRESSION:
-			printf("\nno regression between %s and %s\n", bc.good, bc.bad);
-			ctx.exit_code = EXIT_OK;
-			break;
-		case BISECT_UNDECIDED:
-			if (res.hi[0])
-				printf("\nundecided: the first bad commit is after %.12s, up "
-					   "to %.12s\n",
-					   res.lo, res.hi);
-			else
-				printf("\nundecided: %s against %s could not be decided\n",
-					   bc.bad, bc.good);
-			printf("  a larger --budget (or a longer -T) may decide it\n");
-			ctx.exit_code = EXIT_INCONCLUSIVE;
-			break;
-	}
-	printf("bisect %" PRId64 " stored in %s: %d step%s, %.0f s\n",
-		   res.bisect_id, ctx.db_path, res.steps, res.steps == 1 ? "" : "s",
-		   res.seconds);
+	ctx.exit_code = print_outcome(&bc, &res, ctx.db_path);
 finish:
 	rc = cmd_ctx_finish(&ctx);
 out:

@@ -763,6 +763,137 @@ print_kept_logs(const char *db_path, int64_t id)
 	free(path);
 }
 
+/*
+ * The run's provenance for people: status, times, recipe, command,
+ * scripts, host, placement, workers, each variant's server, settings and
+ * build, and the plan.  A store error is left in ERR.
+ */
+static void
+print_run(struct store *st, const struct cmd_ctx *ctx,
+		  const struct store_run_row *r, struct pgc_error *err)
+{
+	struct store_variant_row *vars = NULL;
+	int nv = 0;
+
+	printf("run %" PRId64 ": recipe %s, status %s\n", r->id, r->recipe,
+		   r->dead ? "dead" : r->status);
+	if (r->error)
+		printf("error:    %s\n", r->error);
+	printf("started:  %s UTC\nended:    %s%s\n", r->started_at,
+		   r->ended_at ? r->ended_at
+		   : r->dead   ? "never: the process writing it died (status dead)"
+					   : "not yet (running)",
+		   r->ended_at ? " UTC" : "");
+	printf("recipe:   %s (sha256 %s)\n", r->recipe_path ? r->recipe_path : "?",
+		   r->recipe_sha256);
+	printf("command:  %s\n", r->command_line);
+	print_kept_logs(ctx->db_path, r->id);
+	if (r->script_files)
+	{
+		int nfiles = 0;
+
+		for (const char *f = r->script_files; (f = strstr(f, "-- file: "));
+			 f++)
+			nfiles++;
+		printf("scripts:  %d file%s stored with the run (show --scripts)\n",
+			   nfiles, nfiles == 1 ? "" : "s");
+	}
+	printf("pgcliff:  %s, seed %" PRIu64 "\n", r->tool_version,
+		   (uint64_t) r->seed);
+	printf("host:     %s\n", r->host);
+	print_placement(r->plan);
+	print_workers(st, r->id);
+	if (store_get_variants(st, r->id, &vars, &nv, err) == 0)
+		for (int i = 0; i < nv; i++)
+		{
+			printf("variant %s (%s): PostgreSQL %s%s%s%s%s\n", vars[i].name,
+				   vars[i].kind,
+				   vars[i].server_version ? vars[i].server_version : "?",
+				   vars[i].bindir ? ", bindir " : "",
+				   vars[i].bindir ? vars[i].bindir : "",
+				   vars[i].target ? ", target " : "",
+				   vars[i].target ? vars[i].target : "");
+			printf("  recipe settings:      %s\n",
+				   vars[i].gucs ? vars[i].gucs : "{}");
+			printf("  non-default settings: %s\n",
+				   vars[i].settings ? vars[i].settings : "{}");
+			if (vars[i].pg_config)
+				printf("  pg_config:            %s\n", vars[i].pg_config);
+			if (vars[i].build)
+			{
+				json_t *b = json_of(vars[i].build);
+				const char *ident = json_str(b, "identity");
+				const char *key = json_str(b, "key");
+
+				printf("  build:                %s, %s, defines %s "
+					   "(show --build)\n",
+					   key ? key : "?", ident ? ident : "?",
+					   vars[i].defines ? vars[i].defines : "{}");
+				json_decref(b);
+			}
+		}
+	if (nv > 1)
+	{
+		json_t *plan = json_of(r->plan);
+		const char *restart = json_str(plan, "restart");
+
+		printf(
+			"plan:     %d variants in counterbalanced blocks (AB, BA, ...), "
+			"points shuffled with seed %" PRId64 "%s\n",
+			nv, r->seed,
+			restart && strcmp(restart, "block") == 0
+				? ", each server restarted per block"
+				: "");
+		json_decref(plan);
+	}
+	store_variants_free(vars, nv);
+}
+
+/* Each point's per-second series, with its timed events' starts marked. */
+static void
+print_series(struct store *st, const struct store_point_row *points, int np,
+			 struct pgc_error *err)
+{
+	for (int i = 0; i < np; i++)
+	{
+		struct store_series_row *s = NULL;
+		struct store_event_row *ev = NULL;
+		int ns = 0, nev = 0;
+
+		if (store_get_series(st, points[i].id, &s, &ns, err) < 0)
+		{
+			free(s); /* the rows read before the error */
+			break;
+		}
+		printf("\nseries of point %d (%s, %d clients, repeat %d):\n"
+			   "%6s %12s %8s %9s %9s\n",
+			   points[i].order_idx, points[i].workload, points[i].clients,
+			   points[i].repeat_idx + 1, "second", "transactions", "failed",
+			   "avg ms", "max ms");
+		if (store_get_events(st, points[i].id, &ev, &nev, err) < 0)
+		{
+			free(s);
+			free(ev);
+			break;
+		}
+		for (int k = 0; k < ns; k++)
+		{
+			printf("%6d %12" PRIu64 " %8" PRIu64 " %9.3f %9.3f", s[k].second,
+				   s[k].transactions, s[k].failures, s[k].lat_avg_ms,
+				   s[k].lat_max_ms);
+			/* a timed event's starts, marked on their second */
+			for (int e = 0; e < nev; e++)
+				if ((int) ev[e].actual_s == s[k].second)
+					printf("  <- event %d started at %.3f s "
+						   "(planned %.3f s)",
+						   ev[e].seq + 1, ev[e].actual_s, ev[e].planned_s);
+			putchar('\n');
+		}
+		free(s);
+		free(ev);
+	}
+}
+
 static int
 show_fn(int argc, char **argv)
 {
@@ -864,78 +995,7 @@ show_fn(int argc, char **argv)
 		store_run_row_release(&run);
 		return cmd_ctx_finish(&ctx);
 	}
-	printf("run %" PRId64 ": recipe %s, status %s\n", run.id, run.recipe,
-		   run.dead ? "dead" : run.status);
-	if (run.error)
-		printf("error:    %s\n", run.error);
-	printf("started:  %s UTC\nended:    %s%s\n", run.started_at,
-		   run.ended_at ? run.ended_at
-		   : run.dead   ? "never: the process writing it died (status dead)"
-						: "not yet (running)",
-		   run.ended_at ? " UTC" : "");
-	printf("recipe:   %s (sha256 %s)\n",
-		   run.recipe_path ? run.recipe_path : "?", run.recipe_sha256);
-	printf("command:  %s\n", run.command_line);
-	print_kept_logs(ctx.db_path, run.id);
-	if (run.script_files)
-	{
-		int nfiles = 0;
-
-		for (const char *f = run.script_files; (f = strstr(f, "-- file: "));
-			 f++)
-			nfiles++;
-		printf("scripts:  %d file%s stored with the run (show --scripts)\n",
-			   nfiles, nfiles == 1 ? "" : "s");
-	}
-	printf("pgcliff:  %s, seed %" PRIu64 "\n", run.tool_version,
-		   (uint64_t) run.seed);
-	printf("host:     %s\n", run.host);
-	print_placement(run.plan);
-	print_workers(st, id);
-	if (store_get_variants(st, id, &vars, &nv, err) == 0)
-		for (int i = 0; i < nv; i++)
-		{
-			printf("variant %s (%s): PostgreSQL %s%s%s%s%s\n", vars[i].name,
-				   vars[i].kind,
-				   vars[i].server_version ? vars[i].server_version : "?",
-				   vars[i].bindir ? ", bindir " : "",
-				   vars[i].bindir ? vars[i].bindir : "",
-				   vars[i].target ? ", target " : "",
-				   vars[i].target ? vars[i].target : "");
-			printf("  recipe settings:      %s\n",
-				   vars[i].gucs ? vars[i].gucs : "{}");
-			printf("  non-default settings: %s\n",
-				   vars[i].settings ? vars[i].settings : "{}");
-			if (vars[i].pg_config)
-				printf("  pg_config:            %s\n", vars[i].pg_config);
-			if (vars[i].build)
-			{
-				json_t *b = json_of(vars[i].build);
-				const char *ident = json_str(b, "identity");
-				const char *key = json_str(b, "key");
-
-				printf("  build:                %s, %s, defines %s "
-					   "(show --build)\n",
-					   key ? key : "?", ident ? ident : "?",
-					   vars[i].defines ? vars[i].defines : "{}");
-				json_decref(b);
-			}
-		}
-	if (nv > 1)
-	{
-		json_t *plan = json_of(run.plan);
-		const char *restart = json_str(plan, "restart");
-
-		printf(
-			"plan:     %d variants in counterbalanced blocks (AB, BA, ...), "
-			"points shuffled with seed %" PRId64 "%s\n",
-			nv, run.seed,
-			restart && strcmp(restart, "block") == 0
-				? ", each server restarted per block"
-				: "");
-		json_decref(plan);
-	}
-	store_variants_free(vars, nv);
+	print_run(st, &ctx, &run, err);
 	/* a failure leaves its error in ctx.err: cmd_ctx_finish() reports it */
 	if (store_get_points(st, id, &points, &np, err) == 0)
 	{
@@ -962,45 +1022,7 @@ show_fn(int argc, char **argv)
 			 (!profiles || print_profiles(st, run.id, points, np, err) == 0);
 
 		if (series && ok)
-			for (int i = 0; i < np; i++)
-			{
-				struct store_series_row *s = NULL;
-				struct store_event_row *ev = NULL;
-				int ns = 0, nev = 0;
-
-				if (store_get_series(st, points[i].id, &s, &ns, err) < 0)
-				{
-					free(s); /* the rows read before the error */
-					break;
-				}
-				printf("\nseries of point %d (%s, %d clients, repeat %d):\n"
-					   "%6s %12s %8s %9s %9s\n",
-					   points[i].order_idx, points[i].workload,
-					   points[i].clients, points[i].repeat_idx + 1, "second",
-					   "transactions", "failed", "avg ms", "max ms");
-				if (store_get_events(st, points[i].id, &ev, &nev, err) < 0)
-				{
-					free(s);
-					free(ev);
-					break;
-				}
-				for (int k = 0; k < ns; k++)
-				{
-					printf("%6d %12" PRIu64 " %8" PRIu64 " %9.3f %9.3f",
-						   s[k].second, s[k].transactions, s[k].failures,
-						   s[k].lat_avg_ms, s[k].lat_max_ms);
-					/* a timed event's starts, marked on their second */
-					for (int e = 0; e < nev; e++)
-						if ((int) ev[e].actual_s == s[k].second)
-							printf("  <- event %d started at %.3f s "
-								   "(planned %.3f s)",
-								   ev[e].seq + 1, ev[e].actual_s,
-								   ev[e].planned_s);
-					putchar('\n');
-				}
-				free(s);
-				free(ev);
-			}
+			print_series(st, points, np, err);
 	}
 	store_points_free(points, np);
 	store_run_row_release(&run);
