@@ -197,6 +197,10 @@ struct compare_opts
 	bool inconclusive_set;
 };
 
+/*
+ * compare's and gate's options (C says which) into O: one case per option
+ * of their tables, each a few lines of checking with its own message.
+ */
 static int
 parse_compare_options(const struct cmd *c, int argc, char **argv,
 					  struct compare_opts *o)

@@ -653,6 +653,11 @@ check_options(int argc, char **argv, struct run_opts *o)
 	return pg_target_of(o);
 }
 
+/*
+ * run's options into O: one case per option of its table (cmd/opt.h),
+ * pgbench's and pgcliff's; long because run takes both sets, and each
+ * case is a few lines of checking with its own message.
+ */
 static int
 parse_options(int argc, char **argv, struct run_opts *o)
 {

@@ -576,7 +576,11 @@ client_next_txn(struct thread *t, struct client *c)
 /*
  * Run commands from c->cmd until one has to wait for the server or a
  * timer.  At the end of the script the transaction is recorded and, while
- * the window lasts, the next one starts at once (closed loop).
+ * the window lasts, the next one starts at once (closed loop).  One switch
+ * over the command kinds, as pgbench's advanceConnectionState() is: the
+ * per-transaction path, kept in one function (and long) so that it reads
+ * in the order a transaction runs and compiles without calls between its
+ * states.
  */
 void
 client_advance(struct thread *t, struct client *c)

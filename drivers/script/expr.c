@@ -738,6 +738,12 @@ debug_value(struct script_vars *v, const struct script_value *val)
 		v->debug(v->debug_arg, line);
 }
 
+/*
+ * Evaluate function node N: one switch over pgbench's functions, in the
+ * order and with the semantics of its evalStandardFunc() and
+ * evalLazyFunc(), kept whole so the two can be read side by side (it is
+ * long for that reason).
+ */
 static bool
 eval_func(const struct script *s, const struct script_node *n,
 		  struct script_vars *v, struct script_value *out)

@@ -448,6 +448,83 @@ measure_point(struct run *r, const struct load_point *lp, int order,
 	return fleet_run(&dc, lp, order, res, err);
 }
 
+/*
+ * The load point of plan step ORDER on RT: its NW workloads WL, warm-up
+ * and window, seed, the servers it samples (NODES), probes and -l logs
+ * (LOG_PREFIX, LOG_SIZE bytes, holds the name).
+ */
+static void
+make_point(struct run *r, int order, const struct run_target *rt,
+		   struct load_workload *wl, int nw, struct load_point *lp,
+		   struct load_node nodes[2], char *log_prefix, size_t log_size)
+{
+	const struct recipe *rc = r->recipe;
+	const struct run_config *c = &r->c;
+	bool counted = c->count_txns > 0;
+
+	memset(lp, 0, sizeof(*lp));
+	lp->workloads = wl;
+	lp->nworkloads = nw;
+	/* a counted point's warm transactions are its warm-up (count.c) */
+	lp->warmup_ns = counted ? 0 : point_warmup(r, &lp->warmup_stable);
+	lp->warmup_tolerance = RUN_WARMUP_TOLERANCE;
+	lp->duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
+	lp->seed = c->seed + (uint64_t) order * 7919u;
+	lp->scale = rt->scale;
+	lp->per_statement = c->per_statement;
+	lp->interrupt = c->interrupt;
+	lp->progress_s = c->progress_s;
+	lp->progress = on_progress;
+	lp->progress_arg = r;
+	lp->debug = on_debug;
+	lp->debug_arg = r;
+	nodes[0].name = "primary";
+	nodes[0].conn_keywords = target_keywords(rt->t, TARGET_PRIMARY);
+	nodes[0].conn_values = target_values(rt->t, TARGET_PRIMARY);
+	nodes[1].name = "standby";
+	nodes[1].conn_keywords = target_keywords(rt->t, TARGET_STANDBY);
+	nodes[1].conn_values = target_values(rt->t, TARGET_STANDBY);
+	lp->nodes = nodes;
+	lp->nnodes = target_has_standby(rt->t) ? 2 : 1;
+	if (r->probes == NULL && rc->nprobes > 0)
+	{
+		r->probes = xcalloc((size_t) rc->nprobes, sizeof(*r->probes));
+		for (int i = 0; i < rc->nprobes; i++)
+		{
+			r->probes[i].name = rc->probes[i].name;
+			r->probes[i].sql = rc->probes[i].sql;
+			r->probes[i].target = rc->probes[i].target;
+			r->probes[i].counters =
+				(const char *const *) rc->probes[i].counters;
+			r->probes[i].ncounters = rc->probes[i].ncounters;
+		}
+	}
+	lp->probes = r->probes;
+	lp->nprobes = rc->nprobes;
+	lp->verbose_errors = c->verbose_errors;
+	lp->exit_on_abort = c->exit_on_abort;
+	lp->debug_sends = c->debug;
+	/* -l: pgbench's PREFIX.PID, and .pSTEP when the plan has several */
+	if (c->log_prefix)
+	{
+		if (r->nplan > 1)
+			snprintf(log_prefix, log_size, "%s.%ld.p%d", c->log_prefix,
+					 (long) getpid(), order + 1);
+		else
+			snprintf(log_prefix, log_size, "%s.%ld", c->log_prefix,
+					 (long) getpid());
+		lp->log_prefix = log_prefix;
+		lp->agg_interval_s = c->agg_interval_s;
+		lp->sampling_rate = c->sampling_rate;
+		lp->log_seed = lp->seed ^ 0x6c6f67u;
+	}
+	lp->failures_detailed = c->failures_detailed;
+}
+
+/*
+ * Plan step ORDER: its variant's server switched in, reset, placed, the
+ * point measured (or counted) and stored with its samples and profiles.
+ */
 static int
 run_step(struct run *r, int order, struct load_workload *wl,
 		 struct pgc_error *err)
@@ -484,63 +561,8 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	if (target_wait_replay(rt->t, 120, err) < 0 ||
 		place_point(r, rt, wl, nw, err) < 0)
 		return -1;
-	memset(&lp, 0, sizeof(lp));
-	lp.workloads = wl;
-	lp.nworkloads = nw;
-	/* a counted point's warm transactions are its warm-up (count.c) */
-	lp.warmup_ns = counted ? 0 : point_warmup(r, &lp.warmup_stable);
-	lp.warmup_tolerance = RUN_WARMUP_TOLERANCE;
-	lp.duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
-	lp.seed = c->seed + (uint64_t) order * 7919u;
-	lp.scale = rt->scale;
-	lp.per_statement = c->per_statement;
-	lp.interrupt = c->interrupt;
-	lp.progress_s = c->progress_s;
-	lp.progress = on_progress;
-	lp.progress_arg = r;
-	lp.debug = on_debug;
-	lp.debug_arg = r;
-	nodes[0].name = "primary";
-	nodes[0].conn_keywords = target_keywords(rt->t, TARGET_PRIMARY);
-	nodes[0].conn_values = target_values(rt->t, TARGET_PRIMARY);
-	nodes[1].name = "standby";
-	nodes[1].conn_keywords = target_keywords(rt->t, TARGET_STANDBY);
-	nodes[1].conn_values = target_values(rt->t, TARGET_STANDBY);
-	lp.nodes = nodes;
-	lp.nnodes = target_has_standby(rt->t) ? 2 : 1;
-	if (r->probes == NULL && rc->nprobes > 0)
-	{
-		r->probes = xcalloc((size_t) rc->nprobes, sizeof(*r->probes));
-		for (int i = 0; i < rc->nprobes; i++)
-		{
-			r->probes[i].name = rc->probes[i].name;
-			r->probes[i].sql = rc->probes[i].sql;
-			r->probes[i].target = rc->probes[i].target;
-			r->probes[i].counters =
-				(const char *const *) rc->probes[i].counters;
-			r->probes[i].ncounters = rc->probes[i].ncounters;
-		}
-	}
-	lp.probes = r->probes;
-	lp.nprobes = rc->nprobes;
-	lp.verbose_errors = c->verbose_errors;
-	lp.exit_on_abort = c->exit_on_abort;
-	lp.debug_sends = c->debug;
-	/* -l: pgbench's PREFIX.PID, and .pSTEP when the plan has several */
-	if (c->log_prefix)
-	{
-		if (r->nplan > 1)
-			snprintf(log_prefix, sizeof(log_prefix), "%s.%ld.p%d",
-					 c->log_prefix, (long) getpid(), order + 1);
-		else
-			snprintf(log_prefix, sizeof(log_prefix), "%s.%ld", c->log_prefix,
-					 (long) getpid());
-		lp.log_prefix = log_prefix;
-		lp.agg_interval_s = c->agg_interval_s;
-		lp.sampling_rate = c->sampling_rate;
-		lp.log_seed = lp.seed ^ 0x6c6f67u;
-	}
-	lp.failures_detailed = c->failures_detailed;
+	make_point(r, order, rt, wl, nw, &lp, nodes, log_prefix,
+			   sizeof(log_prefix));
 	r->prof_hz = variant_hz(r, rt->v);
 	if (r->prof_hz > 0)
 	{
