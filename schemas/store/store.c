@@ -714,26 +714,16 @@ store_variant_add(struct store *st, int64_t run_id,
 	return rc;
 }
 
-int
-store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
-				int64_t *point_id, struct pgc_error *err)
+/* The point row of P in run RUN_ID, *ID its id; -1 with ERR. */
+static int
+insert_point_row(struct store *st, int64_t run_id, const struct store_point *p,
+				 int64_t *id, struct pgc_error *err)
 {
 	struct sql_stmt *s = NULL;
-	struct sql_stmt *ser = NULL;
 	char now[32];
-	int64_t id;
 	int i = 1;
 
 	now_text(now, sizeof(now));
-	/*
-	 * IMMEDIATE takes the write lock now, not at the first INSERT: two
-	 * pgcliff processes storing at once then wait on the busy timeout
-	 * instead of one failing with SQLITE_BUSY halfway through a point.
-	 * The point, its series, events and windows commit together, so a
-	 * crash leaves either all of them or none.
-	 */
-	if (begin_write(st, err) < 0)
-		return -1;
 	if ((s = sql_prepare(
 			 st->db,
 			 "INSERT INTO point (run_id, variant, workload, clients,"
@@ -804,9 +794,25 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			sql_bind_null(s, i++); /* not counted */
 	if (sql_step(s) != SQL_ROW)
 		goto fail;
-	id = sql_col_int64(s, 0);
+	*id = sql_col_int64(s, 0);
 	if (sql_step(s) != SQL_DONE)
 		goto fail;
+	sql_finalize(s);
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the point");
+	sql_finalize(s);
+	return -1;
+}
+
+/* P's per-second series under point ID; -1 with ERR. */
+static int
+insert_series(struct store *st, int64_t id, const struct store_point *p,
+			  struct pgc_error *err)
+{
+	struct sql_stmt *ser = NULL;
+
 	if ((ser = sql_prepare(
 			 st->db, "INSERT INTO series (point_id, second, transactions,"
 					 " failures, lat_avg_ms, lat_max_ms, failures_by_class)"
@@ -827,9 +833,22 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 		if (sql_step(ser) != SQL_DONE)
 			goto fail;
 	}
-	sql_finalize(s);
 	sql_finalize(ser);
-	s = ser = NULL;
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the point");
+	sql_finalize(ser);
+	return -1;
+}
+
+/* P's timed events under point ID; -1 with ERR. */
+static int
+insert_events(struct store *st, int64_t id, const struct store_point *p,
+			  struct pgc_error *err)
+{
+	struct sql_stmt *s = NULL;
+
 	if (p->nevents > 0 &&
 		(s = sql_prepare(st->db,
 						 "INSERT INTO event (point_id, seq, planned_s, "
@@ -846,7 +865,21 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			goto fail;
 	}
 	sql_finalize(s);
-	s = NULL;
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the point");
+	sql_finalize(s);
+	return -1;
+}
+
+/* P's windows under point ID; -1 with ERR. */
+static int
+insert_windows(struct store *st, int64_t id, const struct store_point *p,
+			   struct pgc_error *err)
+{
+	struct sql_stmt *s = NULL;
+
 	if (p->nwindows > 0 &&
 		(s = sql_prepare(
 			 st->db,
@@ -877,7 +910,37 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 			goto fail;
 	}
 	sql_finalize(s);
-	s = NULL;
+	return 0;
+
+fail:
+	db_fail(st, err, "could not store the point");
+	sql_finalize(s);
+	return -1;
+}
+
+int
+store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
+				int64_t *point_id, struct pgc_error *err)
+{
+	int64_t id;
+
+	/*
+	 * IMMEDIATE takes the write lock now, not at the first INSERT: two
+	 * pgcliff processes storing at once then wait on the busy timeout
+	 * instead of one failing with SQLITE_BUSY halfway through a point.
+	 * The point, its series, events and windows commit together, so a
+	 * crash leaves either all of them or none.
+	 */
+	if (begin_write(st, err) < 0)
+		return -1;
+	if (insert_point_row(st, run_id, p, &id, err) < 0 ||
+		insert_series(st, id, p, err) < 0 ||
+		insert_events(st, id, p, err) < 0 ||
+		insert_windows(st, id, p, err) < 0)
+	{
+		sql_rollback(st->db);
+		return -1;
+	}
 	inject_point("store-write");
 	if (exec_sql(st, "COMMIT", err) < 0)
 	{
@@ -887,13 +950,6 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	if (point_id)
 		*point_id = id;
 	return 0;
-
-fail:
-	db_fail(st, err, "could not store the point");
-	sql_finalize(s);
-	sql_finalize(ser);
-	sql_rollback(st->db);
-	return -1;
 }
 
 int
