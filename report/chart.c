@@ -455,6 +455,58 @@ domain(const struct chart *c, struct axis *x, struct axis *y)
 		y->lo /= 1.25, y->hi *= 1.25;
 }
 
+/* The grid, the ticks with their numbers, the axes and their labels. */
+static void
+draw_axes(struct strbuf *out, const struct chart *c, const struct axis *x,
+		  const struct axis *y, int left, int right, int top, int bottom)
+{
+	double t[64];
+	char num[32];
+	int nt;
+
+	nt = ticks(y, c, false, t, 64);
+	for (int i = 0; i < nt; i++)
+	{
+		double py = px(y, t[i]);
+
+		chart_number(num, sizeof(num), t[i]);
+		strbuf_addf(out,
+					"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+					"stroke=\"#e6e6e6\"/>",
+					left, py, right, py);
+		text_el(out, left - 6, py + 4, "end", NULL, num);
+	}
+	nt = ticks(x, c, true, t, 64);
+	for (int i = 0; i < nt; i++)
+	{
+		double pxx = px(x, t[i]);
+
+		if (pxx < left - 0.5 || pxx > right + 0.5)
+			continue;
+		chart_number(num, sizeof(num), t[i]);
+		strbuf_addf(out,
+					"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+					"stroke=\"#e6e6e6\"/>",
+					pxx, top, pxx, bottom);
+		text_el(out, pxx, bottom + 15, "middle", NULL, num);
+	}
+	strbuf_addf(out,
+				"<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#333\"/>\n",
+				left, top, bottom, right);
+	if (c->xlabel)
+		text_el(out, (left + right) / 2.0, bottom + 32, "middle", NULL,
+				c->xlabel);
+	if (c->ylabel)
+	{
+		strbuf_addf(out,
+					"<text transform=\"translate(14 %.1f) rotate(-90)\" "
+					"text-anchor=\"middle\">",
+					(top + bottom) / 2.0);
+		chart_escape(out, c->ylabel);
+		strbuf_addstr(out, "</text>\n");
+	}
+}
+
 void
 chart_svg(struct strbuf *out, const struct chart *c, bool standalone)
 {
@@ -463,9 +515,8 @@ chart_svg(struct strbuf *out, const struct chart *c, bool standalone)
 	int left = 64, right = w - 18, top = 32, bottom = h - 40;
 	struct axis x = {.scale = c->xscale};
 	struct axis y = {.scale = c->yscale};
-	double t[64];
-	int nt, lh;
-	char clip[32], num[32];
+	int lh;
+	char clip[32];
 
 	domain(c, &x, &y);
 	axis_fix(&x, left, right);
@@ -526,48 +577,7 @@ chart_svg(struct strbuf *out, const struct chart *c, bool standalone)
 		strbuf_addstr(out, "</rect>\n");
 	}
 
-	/* grid, ticks and axes */
-	nt = ticks(&y, c, false, t, 64);
-	for (int i = 0; i < nt; i++)
-	{
-		double py = px(&y, t[i]);
-
-		chart_number(num, sizeof(num), t[i]);
-		strbuf_addf(out,
-					"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-					"stroke=\"#e6e6e6\"/>",
-					left, py, right, py);
-		text_el(out, left - 6, py + 4, "end", NULL, num);
-	}
-	nt = ticks(&x, c, true, t, 64);
-	for (int i = 0; i < nt; i++)
-	{
-		double pxx = px(&x, t[i]);
-
-		if (pxx < left - 0.5 || pxx > right + 0.5)
-			continue;
-		chart_number(num, sizeof(num), t[i]);
-		strbuf_addf(out,
-					"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-					"stroke=\"#e6e6e6\"/>",
-					pxx, top, pxx, bottom);
-		text_el(out, pxx, bottom + 15, "middle", NULL, num);
-	}
-	strbuf_addf(out,
-				"<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#333\"/>\n",
-				left, top, bottom, right);
-	if (c->xlabel)
-		text_el(out, (left + right) / 2.0, bottom + 32, "middle", NULL,
-				c->xlabel);
-	if (c->ylabel)
-	{
-		strbuf_addf(out,
-					"<text transform=\"translate(14 %.1f) rotate(-90)\" "
-					"text-anchor=\"middle\">",
-					(top + bottom) / 2.0);
-		chart_escape(out, c->ylabel);
-		strbuf_addstr(out, "</text>\n");
-	}
+	draw_axes(out, c, &x, &y, left, right, top, bottom);
 	if (usable(&y, c->yref))
 	{
 		double py = px(&y, c->yref);

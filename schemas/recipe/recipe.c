@@ -586,6 +586,13 @@ recipe_profile_parse(const char *v)
 	return (int) hz;
 }
 
+/*
+ * The recipe's top level into ld->r: every key of the reference, one
+ * after another in the order their checks depend on (workloads before
+ * duration, sweep and measure after the workloads, variants after
+ * server:).  Long because the top level has that many keys; what is more
+ * than a few lines per key has a function of its own.
+ */
 static int
 load_root(struct loader *ld, yaml_node_t *root)
 {

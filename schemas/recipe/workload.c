@@ -302,6 +302,12 @@ parse_on_error(struct loader *ld, const yaml_node_t *node,
 	return 0;
 }
 
+/*
+ * Workload KEY: VALUE into the recipe: every key of a workload mapping in
+ * turn (target, protocol, scripts, clients, jobs, transactions, failure
+ * policy, rate, limits, and a timed event's at/every/until); long for the
+ * same reason as load_root().
+ */
 static int
 parse_workload(struct loader *ld, const yaml_node_t *key,
 			   const yaml_node_t *node, struct recipe_workload *w)
