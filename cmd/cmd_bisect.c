@@ -193,11 +193,11 @@ print_outcome(const struct bisect_config *bc, const struct bisect_result *r,
 	return code;
 }
 
-/* bisect's options into BC, VIEW and the rest; 0, or the exit code. */
+/* bisect's options into BC, OV, VIEW and the rest; 0, or the exit code. */
 static int
 parse_options(int argc, char **argv, struct bisect_config *bc,
-			  struct view *view, int **clients, int *nclients, const char **db,
-			  bool *seed_set)
+			  struct recipe_override *ov, struct view *view, int **clients,
+			  int *nclients, const char **db, bool *seed_set)
 {
 	int ch, rc = 0;
 
@@ -235,7 +235,7 @@ parse_options(int argc, char **argv, struct bisect_config *bc,
 				}
 				break;
 			case 'T':
-				if ((bc->run.duration_ns = recipe_parse_duration_ns(optarg)) <
+				if ((ov->duration_ns = recipe_parse_duration_ns(optarg)) <
 					RECIPE_MIN_DURATION_NS)
 				{
 					rc = cmd_usage_error(&cmd_bisect,
@@ -244,8 +244,8 @@ parse_options(int argc, char **argv, struct bisect_config *bc,
 				}
 				break;
 			case CMD_OPT_WARMUP:
-				if (recipe_parse_warmup(optarg, &bc->run.warmup_ns,
-										&bc->run.warmup_stable) < 0)
+				if (recipe_parse_warmup(optarg, &ov->warmup_ns,
+										&ov->warmup_stable) < 0)
 				{
 					rc = cmd_usage_error(&cmd_bisect,
 										 "invalid warmup \"%s\" (a duration, "
@@ -253,7 +253,7 @@ parse_options(int argc, char **argv, struct bisect_config *bc,
 										 optarg);
 					return rc;
 				}
-				bc->run.warmup_set = true;
+				ov->warmup_set = true;
 				break;
 			case CMD_OPT_BUILD_CACHE:
 				bc->run.build_cache = optarg;
@@ -302,6 +302,7 @@ bisect_fn(int argc, char **argv)
 {
 	struct bisect_config bc;
 	struct bisect_result res;
+	struct recipe_override ov;
 	struct recipe *recipe = NULL;
 	struct cmd_ctx ctx;
 	struct view view;
@@ -318,10 +319,11 @@ bisect_fn(int argc, char **argv)
 	memset(&res, 0, sizeof(res));
 	memset(&view, 0, sizeof(view));
 	bc.run.until.metric = -1;
-	bc.run.protocol = -1;
-	bc.run.max_tries = -1;
-	if ((rc = parse_options(argc, argv, &bc, &view, &clients, &nclients, &db,
-							&seed_set)) != 0)
+	memset(&ov, 0, sizeof(ov));
+	ov.protocol = -1;
+	ov.max_tries = -1;
+	if ((rc = parse_options(argc, argv, &bc, &ov, &view, &clients, &nclients,
+							&db, &seed_set)) != 0)
 		goto out;
 	if (optind < argc)
 		recipe_path = argv[optind++];
@@ -347,9 +349,11 @@ bisect_fn(int argc, char **argv)
 	cmd_ctx_init(&ctx, &cmd_bisect, db);
 	if ((recipe = recipe_load(recipe_path, &ctx.err)) == NULL)
 		goto finish;
+	ov.clients = clients;
+	ov.nclients = nclients;
+	if (recipe_override(recipe, &ov, &ctx.err) < 0)
+		goto finish;
 	bc.run.recipe = recipe;
-	bc.run.clients = clients;
-	bc.run.nclients = nclients;
 	bc.run.interrupt = &cmd_interrupted;
 	bc.run.on_event = on_run_event;
 	bc.run.event_arg = &view;

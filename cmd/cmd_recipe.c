@@ -159,8 +159,7 @@ const struct cmd cmd_recipe_explain = {
 /* How long the run will likely take, as run sizes its budget. */
 static void
 print_estimate(const struct recipe *r, char *const *vargs, int nvargs,
-			   const char *bindir, const char *target, const int *clients,
-			   int nclients, int repeat, uint64_t seed)
+			   const char *bindir, const char *target, uint64_t seed)
 {
 	struct run_config c;
 	struct pgc_error err;
@@ -173,11 +172,6 @@ print_estimate(const struct recipe *r, char *const *vargs, int nvargs,
 	c.nvariant_args = nvargs;
 	c.bindir = bindir;
 	c.target = target;
-	c.clients = clients;
-	c.nclients = nclients;
-	c.repeat = repeat;
-	c.protocol = -1;
-	c.max_tries = -1;
 	c.seed = seed;
 	error_clear(&err);
 	if ((run = run_new(&c, &err)) == NULL)
@@ -296,11 +290,13 @@ recipe_explain_fn(int argc, char **argv)
 	char *end;
 	struct recipe *r;
 	struct variant *vars = NULL;
+	struct recipe_override ov;
 	struct cmd_ctx ctx;
 	int rc = EXIT_OK;
 
 	if (cmd_wants_help(c, argc, argv))
 		return EXIT_OK;
+	memset(&ov, 0, sizeof(ov));
 	while ((ch = cmd_getopt(&cmd_recipe_explain, argc, argv)) != -1)
 	{
 		switch (ch)
@@ -362,15 +358,19 @@ recipe_explain_fn(int argc, char **argv)
 	seed &= INT64_MAX; /* as run stores it */
 	cmd_ctx_init(&ctx, &cmd_recipe_explain, NULL);
 	r = recipe_load(argv[optind], &ctx.err);
-	if (r != NULL && (nvars = variants_resolve(r, vargs, nvargs, bindir,
-											   target, &vars, &ctx.err)) >= 0)
+	ov.clients = clients;
+	ov.nclients = nclients;
+	ov.repeat = repeat;
+	ov.protocol = -1;
+	ov.max_tries = -1;
+	if (r != NULL && recipe_override(r, &ov, &ctx.err) == 0 &&
+		(nvars = variants_resolve(r, vargs, nvargs, bindir, target, &vars,
+								  &ctx.err)) >= 0)
 	{
-		print_plan(r, vars, nvars, nclients ? clients : r->sweep_clients,
-				   nclients ? nclients : r->nsweep_clients,
-				   repeat ? repeat : r->repeat, seed);
+		print_plan(r, vars, nvars, r->sweep_clients, r->nsweep_clients,
+				   r->repeat, seed);
 		variants_free(vars, nvars);
-		print_estimate(r, vargs, nvargs, bindir, target, clients, nclients,
-					   repeat, seed);
+		print_estimate(r, vargs, nvargs, bindir, target, seed);
 	}
 	recipe_free(r);
 	free(clients);

@@ -1228,7 +1228,28 @@ on_event(void *arg, const struct run_event *ev)
 	}
 }
 
-/* The run library's view of the options. */
+/* What the options set over the recipe (applied to it before the run). */
+static void
+override_of(const struct run_opts *o, struct recipe_override *ov)
+{
+	memset(ov, 0, sizeof(*ov));
+	ov->clients = o->clients;
+	ov->nclients = o->nclients;
+	ov->jobs = o->jobs;
+	ov->duration_ns = o->duration_ns;
+	ov->transactions = o->transactions;
+	ov->warmup_ns = o->warmup_ns;
+	ov->warmup_set = o->warmup_set;
+	ov->warmup_stable = o->warmup_stable;
+	ov->protocol = o->protocol;
+	ov->repeat = o->repeat;
+	ov->rate = o->rate;
+	ov->latency_limit_ns = o->latency_limit_ns;
+	ov->max_tries = o->max_tries;
+	ov->reconnect = o->reconnect;
+}
+
+/* The run library's view of the rest of the options. */
 static void
 run_config_of(const struct run_opts *o, struct run_config *c)
 {
@@ -1241,19 +1262,7 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->os_user = o->os_user;
 	c->source = o->source;
 	c->build_cache = o->build_cache;
-	c->clients = o->clients;
-	c->nclients = o->nclients;
-	c->jobs = o->jobs;
-	c->duration_ns = o->duration_ns;
-	c->warmup_ns = o->warmup_ns;
-	c->warmup_set = o->warmup_set;
-	c->warmup_stable = o->warmup_stable;
-	c->transactions = o->transactions;
 	c->count_txns = o->count_txns;
-	c->protocol = o->protocol;
-	c->repeat = o->repeat;
-	c->rate = o->rate;
-	c->reconnect = o->reconnect;
 	c->exit_on_abort = o->exit_on_abort;
 	c->vacuum_all = o->vacuum_all && !o->no_vacuum;
 	c->log_prefix =
@@ -1261,8 +1270,6 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->agg_interval_s = o->agg_interval_s;
 	c->sampling_rate = o->sampling_rate;
 	c->failures_detailed = o->failures_detailed;
-	c->latency_limit_ns = o->latency_limit_ns;
-	c->max_tries = o->max_tries;
 	c->scale = o->scale;
 	c->per_statement = o->per_statement;
 	c->verbose_errors = o->verbose_errors;
@@ -1290,6 +1297,7 @@ run_fn(int argc, char **argv)
 {
 	struct run_opts o;
 	struct cmd_ctx ctx;
+	struct recipe_override ov;
 	struct run_config c;
 	struct run_view view;
 	struct recipe *recipe = NULL;
@@ -1336,6 +1344,9 @@ run_fn(int argc, char **argv)
 	recipe = o.nscript_args ? script_recipe(&o, &ctx.err)
 							: recipe_load(o.recipe_path, &ctx.err);
 	if (recipe == NULL)
+		goto out;
+	override_of(&o, &ov);
+	if (recipe_override(recipe, &ov, &ctx.err) < 0)
 		goto out;
 	run_config_of(&o, &c);
 	c.recipe = recipe;

@@ -86,13 +86,14 @@ struct recipe_workload
 	int clients; /* when not swept */
 	int jobs;
 	int64_t transactions; /* per client, as pgbench -t; 0 = duration */
-	int max_tries;        /* pgbench's --max-tries; 0 = not given */
-	double rate;          /* pgbench's --rate, tps over the workload; 0 */
-	bool reconnect;       /* pgbench's -C: a connection per transaction */
-	bool timed;           /* at: given: a timed event */
-	int64_t at_ns;        /* starts at this second of the window */
-	int64_t every_ns;     /* then again every so often; 0 = once */
-	int64_t until_ns;     /* while before this; 0 = the window's end */
+	int max_tries;  /* pgbench's --max-tries; 0: not given (1); INT32_MAX: none
+					 */
+	double rate;    /* pgbench's --rate, tps over the workload; 0 */
+	bool reconnect; /* pgbench's -C: a connection per transaction */
+	bool timed;     /* at: given: a timed event */
+	int64_t at_ns;  /* starts at this second of the window */
+	int64_t every_ns; /* then again every so often; 0 = once */
+	int64_t until_ns; /* while before this; 0 = the window's end */
 	struct recipe_pos at_pos;
 	int64_t latency_limit_ns; /* pgbench's --latency-limit; 0 = none */
 	struct recipe_rule *on_error;
@@ -311,6 +312,39 @@ struct recipe *recipe_load_text(const char *path, const char *text,
 								struct pgc_error *err);
 
 void recipe_free(struct recipe *r);
+
+/*
+ * What the command line sets over a recipe (run's and bisect's options,
+ * pgbench's words).  Zero, or -1 where said, leaves the recipe's.
+ */
+struct recipe_override
+{
+	const int *clients;       /* -c: the sweep's client counts */
+	int64_t duration_ns;      /* -T */
+	int64_t transactions;     /* -t, per client */
+	int64_t warmup_ns;        /* --warmup (with warmup_set) */
+	int64_t latency_limit_ns; /* -L */
+	double rate;              /* -R, per workload */
+	int nclients;
+	int jobs;      /* -j */
+	int protocol;  /* -M: an enum recipe_protocol, -1 the recipe's */
+	int max_tries; /* --max-tries: 0 unlimited, -1 the recipe's */
+	int repeat;    /* --repeat */
+	bool warmup_set;
+	bool warmup_stable; /* with warmup_set: warmup_ns is the longest */
+	bool reconnect;     /* -C: every workload a connection per transaction */
+};
+
+/*
+ * Apply O to R, once, before anything reads it (override.c): the sweep's
+ * clients (whose jobs list, written for the recipe's points, then gives
+ * way to one thread per client), every workload's jobs, protocol,
+ * transactions (-T turns a recipe of transactions into durations), rate,
+ * latency limit, tries and reconnect, the duration, warm-up and repeats.
+ * -1 with ERR (PGC_ERR_USAGE) for a window past -T; R is then unchanged.
+ */
+int recipe_override(struct recipe *r, const struct recipe_override *o,
+					struct pgc_error *err);
 
 /* One script of pgbench's command line: -f FILE[@W] or -b NAME[@W]. */
 struct recipe_script_arg

@@ -1,7 +1,8 @@
 /*
  * test_run.c - what of cmd/conductor/run needs no server: the command line as
- * stored (passwords out), and planning (run_new): variants, steps, -D and
- * windows against -T, with the errors a command line gets.
+ * stored (passwords out), the command line over the recipe
+ * (recipe_override), and planning (run_new): variants, steps, -D, with the
+ * errors a command line gets.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +59,6 @@ main(void)
 	CHECK(r != NULL);
 	memset(&c, 0, sizeof(c));
 	c.recipe = r;
-	c.protocol = -1;
-	c.max_tries = -1;
 	c.interrupt = &never;
 	c.seed = 7;
 
@@ -71,13 +70,22 @@ main(void)
 	CHECK(run_id(run) == 0);
 	run_free(run);
 
-	/* -c replaces the sweep; --variant adds a third */
+	/* -c replaces the sweep (over the recipe, once); --variant adds a
+	 * third */
 	{
 		static const int clients[] = {8};
 		char *vargs[] = {"c:server.work_mem=16MB"};
+		struct recipe_override ov = {.clients = clients,
+									 .nclients = 1,
+									 .protocol = -1,
+									 .max_tries = -1};
+		struct recipe *r2 = recipe_load_text("t.yaml", recipe_text, &err);
 
-		c.clients = clients;
-		c.nclients = 1;
+		CHECK(r2 != NULL);
+		CHECK_INT(recipe_override(r2, &ov, &err), 0);
+		CHECK_INT(r2->nsweep_clients, 1);
+		CHECK_INT(r2->sweep_clients[0], 8);
+		c.recipe = r2;
 		c.variant_args = vargs;
 		c.nvariant_args = 1;
 		run = run_new(&c, &err);
@@ -85,19 +93,70 @@ main(void)
 		CHECK_INT(run_nvariants(run), 3);
 		CHECK_INT(run_nsteps(run), 6);
 		run_free(run);
-		c.clients = NULL;
-		c.nclients = 0;
+		c.recipe = r;
 		c.variant_args = NULL;
 		c.nvariant_args = 0;
+		recipe_free(r2);
 	}
 
-	/* a window past -T is a usage error */
-	c.duration_ns = 8000000000LL;
-	error_clear(&err);
-	CHECK(run_new(&c, &err) == NULL);
-	CHECK_INT(err.kind, PGC_ERR_USAGE);
-	CHECK(strstr(err.message, "window 'during'") != NULL);
-	c.duration_ns = 0;
+	/* a window past -T is a usage error, and the recipe stays as it was */
+	{
+		struct recipe_override ov = {
+			.duration_ns = 8000000000LL, .protocol = -1, .max_tries = -1};
+
+		error_clear(&err);
+		CHECK_INT(recipe_override(r, &ov, &err), -1);
+		CHECK_INT(err.kind, PGC_ERR_USAGE);
+		CHECK(strstr(err.message, "window 'during'") != NULL);
+		CHECK(r->duration_ns == 20000000000LL);
+	}
+
+	/*
+	 * The other options over every workload: -T turns -t recipes into
+	 * durations, -j gives way to nothing (the sweep's jobs list too),
+	 * --max-tries 0 is unlimited, -M, -R, -L, -C, --warmup, --repeat.
+	 */
+	{
+		static const char *const text =
+			"recipe: u\n"
+			"duration: 5s\n"
+			"workloads:\n"
+			"  w: {script: \"SELECT 1;\", transactions: 10, max_tries: 3}\n"
+			"  v: {script: \"SELECT 2;\", clients: 4, jobs: 1}\n"
+			"sweep: {clients: [1, 2], jobs: [1, 2], workloads: [w]}\n";
+		struct recipe_override ov = {.duration_ns = 3000000000LL,
+									 .jobs = 2,
+									 .protocol = RECIPE_PROTO_PREPARED,
+									 .max_tries = 0,
+									 .rate = 50,
+									 .latency_limit_ns = 7000000,
+									 .warmup_ns = 1000000000LL,
+									 .warmup_set = true,
+									 .repeat = 3,
+									 .reconnect = true};
+		struct recipe *r3 = recipe_load_text("u.yaml", text, &err);
+
+		CHECK(r3 != NULL);
+		CHECK_INT(recipe_override(r3, &ov, &err), 0);
+		CHECK(r3->duration_ns == 3000000000LL);
+		CHECK(r3->warmup_ns == 1000000000LL);
+		CHECK_INT(r3->repeat, 3);
+		CHECK(r3->sweep_jobs_list == NULL);
+		CHECK_INT(recipe_sweep_jobs(r3, 1, 2), 2);
+		for (int i = 0; i < r3->nworkloads; i++)
+		{
+			const struct recipe_workload *w = &r3->workloads[i];
+
+			CHECK(w->transactions == 0);
+			CHECK_INT(w->jobs, 2);
+			CHECK_INT((int) w->protocol, (int) RECIPE_PROTO_PREPARED);
+			CHECK_INT(w->max_tries, INT32_MAX);
+			CHECK(w->rate == 50);
+			CHECK(w->latency_limit_ns == 7000000);
+			CHECK(w->reconnect);
+		}
+		recipe_free(r3);
+	}
 
 	/* -D: a bad name is refused; a good one is taken over variables: */
 	{

@@ -23,7 +23,6 @@ fill_workloads(const struct run *r, const struct run_target *rt, int si,
 			   struct load_workload *wl)
 {
 	const struct recipe *rc = r->recipe;
-	const struct run_config *c = &r->c;
 
 	for (int i = 0; i < rc->nworkloads; i++)
 	{
@@ -37,37 +36,25 @@ fill_workloads(const struct run *r, const struct run_target *rt, int si,
 		wl[i].scripts = r->wl_scripts[i];
 		wl[i].weights = r->wl_weights[i];
 		wl[i].nscripts = rw->nscripts;
-		wl[i].protocol = (enum load_protocol)(
-			c->protocol >= 0 ? c->protocol : (int) rw->protocol);
+		wl[i].protocol = (enum load_protocol) rw->protocol;
 		wl[i].conn_keywords = target_keywords(rt->t, node);
 		wl[i].conn_values = target_values(rt->t, node);
 		wl[i].clients = point_clients(r, i, si);
-		if (c->jobs)
-			wl[i].jobs = c->jobs;
-		else if (swept && c->nclients && rc->sweep_jobs_list)
-			/* -c replaced the points the jobs list was written for */
-			wl[i].jobs = r->sweep[si];
-		else if (swept)
+		if (swept)
 			wl[i].jobs = recipe_sweep_jobs(rc, si, r->sweep[si]);
 		else
 			wl[i].jobs = rw->jobs;
 		if (wl[i].jobs > wl[i].clients)
 			wl[i].jobs = wl[i].clients;
-		if (c->transactions)
-			wl[i].transactions = c->transactions;
-		else if (c->duration_ns)
-			wl[i].transactions = 0; /* -T turns -t recipes into durations */
-		else
-			wl[i].transactions = rw->transactions;
+		wl[i].transactions = rw->transactions;
 		wl[i].policy = &r->policies[i];
-		wl[i].rate = c->rate > 0 ? c->rate : rw->rate;
-		wl[i].reconnect = c->reconnect || rw->reconnect;
+		wl[i].rate = rw->rate;
+		wl[i].reconnect = rw->reconnect;
 		wl[i].timed = rw->timed;
 		wl[i].at_ns = rw->at_ns;
 		wl[i].every_ns = rw->every_ns;
 		wl[i].until_ns = rw->until_ns;
-		wl[i].latency_limit_ns =
-			c->latency_limit_ns ? c->latency_limit_ns : rw->latency_limit_ns;
+		wl[i].latency_limit_ns = rw->latency_limit_ns;
 		wl[i].defines = r->defines;
 		wl[i].ndefines = r->ndefines;
 	}
@@ -468,7 +455,7 @@ make_point(struct run *r, int order, const struct run_target *rt,
 	/* a counted point's warm transactions are its warm-up (count.c) */
 	lp->warmup_ns = counted ? 0 : point_warmup(r, &lp->warmup_stable);
 	lp->warmup_tolerance = RUN_WARMUP_TOLERANCE;
-	lp->duration_ns = c->duration_ns ? c->duration_ns : rc->duration_ns;
+	lp->duration_ns = rc->duration_ns;
 	lp->seed = c->seed + (uint64_t) order * 7919u;
 	lp->scale = rt->scale;
 	lp->per_statement = c->per_statement;

@@ -131,23 +131,20 @@ action_of(const char *a)
 }
 
 /*
- * A workload's failure policy: --max-tries over the recipe's max_tries
- * (0: as many as the window allows); serialization failures and deadlocks
- * are retried when more than one try is allowed (pgbench's --max-tries),
- * everything else rolls back and goes on; on_error: says otherwise.
+ * A workload's failure policy: its max_tries (--max-tries applied;
+ * INT32_MAX: as many as the window allows); serialization failures and
+ * deadlocks are retried when more than one try is allowed (pgbench's
+ * --max-tries), everything else rolls back and goes on; on_error: says
+ * otherwise.
  */
 static void
-make_policy(const struct run_config *c, const struct recipe_workload *w,
-			struct load_policy *pol)
+make_policy(const struct recipe_workload *w, struct load_policy *pol)
 {
 	struct load_rule *rules =
 		xcalloc((size_t) w->non_error + 1, sizeof(*rules));
 	int n = 0;
 
-	pol->max_tries =
-		c->max_tries >= 0 ? c->max_tries : (w->max_tries ? w->max_tries : 1);
-	if (pol->max_tries == 0)
-		pol->max_tries = INT32_MAX;
+	pol->max_tries = w->max_tries ? w->max_tries : 1;
 	pol->serialization = pol->max_tries > 1 ? LOAD_RETRY : LOAD_CONTINUE;
 	pol->deadlock = pol->serialization;
 	pol->recovery_conflict = LOAD_CONTINUE;
@@ -199,7 +196,7 @@ collect_scripts(struct run *r)
 			r->wl_scripts[i][k] = w->scripts[k].script;
 			r->wl_weights[i][k] = w->scripts[k].weight;
 		}
-		make_policy(&r->c, w, &r->policies[i]);
+		make_policy(w, &r->policies[i]);
 	}
 }
 
@@ -302,17 +299,12 @@ resolve_placement(struct run *r, struct pgc_error *err)
 }
 
 /*
- * The warm-up of every point: the command line's, else the recipe's; with
+ * The warm-up of every point, the recipe's (--warmup applied to it); with
  * *STABLE, until the throughput is stable and at most *NS.
  */
 int64_t
 point_warmup(const struct run *r, bool *stable)
 {
-	if (r->c.warmup_set)
-	{
-		*stable = r->c.warmup_stable;
-		return r->c.warmup_ns;
-	}
 	*stable = r->recipe->warmup_stable;
 	return r->recipe->warmup_ns;
 }
@@ -331,15 +323,15 @@ check_stable_warmup(const struct run *r, struct pgc_error *err)
 	(void) point_warmup(r, &stable);
 	if (!stable)
 		return 0;
-	if (r->c.transactions > 0 || (!r->c.duration_ns && rc->duration_ns <= 0))
+	if (rc->duration_ns <= 0)
 		why = "a number of transactions (-t)";
-	else if (r->c.rate > 0)
-		why = "a rate (-R)";
 	else if (r->c.log_prefix)
 		why = "transaction logs (-l)";
 	for (int i = 0; i < rc->nworkloads && !why; i++)
-		if (rc->workloads[i].rate > 0)
-			why = "a workload's rate";
+		if (rc->workloads[i].transactions > 0)
+			why = "a number of transactions (-t, transactions:)";
+		else if (rc->workloads[i].rate > 0)
+			why = "a rate (-R, rate:)";
 		else if (rc->workloads[i].timed)
 			why = "a timed event (at:)";
 	if (!why)
@@ -397,8 +389,6 @@ check_count(struct run *r, struct pgc_error *err)
 		return 0;
 	if (r->c.workers > 0)
 		why = "its clients spread over workers";
-	else if (r->c.reconnect)
-		why = "a connection per transaction (-C)";
 	else if (r->c.profile_hz > 0)
 		why = "perf profiles (--profile): callgrind's own are stored";
 	for (int i = 0; i < rc->nworkloads && why == NULL; i++)
@@ -408,7 +398,7 @@ check_count(struct run *r, struct pgc_error *err)
 		if (strcmp(w->target, "standby") == 0)
 			why = "a workload on the standby (the primary is counted)";
 		else if (w->reconnect)
-			why = "a connection per transaction (reconnect:)";
+			why = "a connection per transaction (-C, reconnect:)";
 		else if (w->timed)
 			why = "a timed event (at:)";
 	}
@@ -441,16 +431,6 @@ run_new(const struct run_config *c, struct pgc_error *err)
 	if (collect_defines(r, err) < 0)
 		goto fail;
 	collect_scripts(r);
-	for (int i = 0; i < rc->nwindows; i++)
-		if (c->duration_ns &&
-			(int64_t) rc->windows[i].end_s * 1000000000 > c->duration_ns)
-		{
-			error_set(err, PGC_ERR_USAGE,
-					  "window '%s' of the recipe ends at %d s, past -T %g s",
-					  rc->windows[i].name, rc->windows[i].end_s,
-					  (double) c->duration_ns / 1e9);
-			goto fail;
-		}
 	if (check_stable_warmup(r, err) < 0 || check_workers(r, err) < 0 ||
 		check_count(r, err) < 0)
 		goto fail;
@@ -475,9 +455,9 @@ run_new(const struct run_config *c, struct pgc_error *err)
 		}
 	if (resolve_placement(r, err) < 0)
 		goto fail;
-	r->nsweep = c->nclients ? c->nclients : rc->nsweep_clients;
-	r->sweep = c->nclients ? c->clients : rc->sweep_clients;
-	r->repeat = c->repeat ? c->repeat : rc->repeat;
+	r->nsweep = rc->nsweep_clients;
+	r->sweep = rc->sweep_clients;
+	r->repeat = rc->repeat;
 	r->until_outcome = CMP_OUTCOME_INCONCLUSIVE;
 	if (c->until.on)
 	{
@@ -577,12 +557,15 @@ run_block_estimate_ns(const struct run *r)
 	int64_t warmup = point_warmup(r, &stable);
 	/* a stable warm-up lasts at least its two halves: counted so */
 	int64_t least = (int64_t) 2 * LOAD_WARM_HALF_TICKS * LOAD_WARM_TICK_NS;
-	int64_t window = (r->c.duration_ns ? r->c.duration_ns : rc->duration_ns) +
-					 (stable && warmup > least ? least : warmup);
+	int64_t window =
+		rc->duration_ns + (stable && warmup > least ? least : warmup);
 	int64_t total = 0;
 
-	if (window <= 0 || r->c.transactions)
-		return 0; /* -t: as long as the transactions take */
+	for (int w = 0; w < rc->nworkloads; w++)
+		if (rc->workloads[w].transactions > 0)
+			return 0; /* -t: as long as the transactions take */
+	if (window <= 0)
+		return 0;
 	for (int i = 0; i < r->nplan; i++)
 	{
 		const struct recipe_plan_step *st = &r->plan[i];

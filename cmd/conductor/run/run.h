@@ -71,9 +71,10 @@ struct run_until
 };
 
 /*
- * What the command line asks of a run, over the recipe.  Zero (or NULL,
- * or -1 where said) means "the recipe's".  Pointers are borrowed for the
- * run's lifetime.
+ * What the command line asks of a run beyond the recipe (what it sets
+ * over the recipe is applied to the recipe first: recipe_override()).
+ * Zero (or NULL, or -1 where said) means "the recipe's".  Pointers are
+ * borrowed for the run's lifetime.
  */
 struct run_config
 {
@@ -86,10 +87,6 @@ struct run_config
 	const char *os_user;
 	const char *source;      /* the tree build variants use */
 	const char *build_cache; /* NULL: build_default_cache_dir() */
-	const int *clients;      /* -c: the sweep's client counts */
-	int64_t duration_ns;
-	int64_t warmup_ns;
-	int64_t transactions;
 	/*
 	 * --count N: every point counts the primary's work per transaction
 	 * over N transactions per client under callgrind (cost.h), instead of
@@ -97,11 +94,9 @@ struct run_config
 	 * otherwise.  0: points are timed.
 	 */
 	int64_t count_txns;
-	double rate;
 	/* -l: transaction logs PREFIX.PID[.pSTEP][.THREAD] (NULL: none) */
 	const char *log_prefix;
 	double sampling_rate; /* --sampling-rate */
-	int64_t latency_limit_ns;
 	uint64_t seed;
 	char *const *defines; /* -D NAME=VALUE */
 	/* --placement: NULL = the recipe's placement: (free if none) */
@@ -125,12 +120,7 @@ struct run_config
 	void (*on_event)(void *arg, const struct run_event *ev);
 	void *event_arg;
 	int nvariant_args;
-	int nclients;
-	int jobs;
-	int protocol; /* -1: each workload's */
-	int repeat;
 	int agg_interval_s; /* --aggregate-interval */
-	int max_tries;      /* -1: the recipe's */
 	int scale;          /* -s */
 	int progress_s;
 	int ndefines;
@@ -140,9 +130,6 @@ struct run_config
 	/* --profile-callgraph: an enum profile_callgraph, -1 none, 0 the
 	 * recipe's */
 	int profile_callgraph;
-	bool warmup_set;
-	bool warmup_stable; /* with warmup_set: warmup_ns is the longest */
-	bool reconnect;     /* -C: every workload a connection per transaction */
 	bool exit_on_abort; /* --exit-on-abort: a client's abort ends the run */
 	bool vacuum_all; /* -v: pgbench's vacuum of its tables before each point */
 	bool failures_detailed; /* in the logs' columns too */

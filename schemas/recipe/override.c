@@ -1,0 +1,80 @@
+/*
+ * override.c - the command line over a recipe, applied once (see
+ * recipe.h): whatever reads the recipe afterwards (the run, its plan, the
+ * engine's workloads, the store's provenance) sees one set of values.
+ */
+#include "recipe.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+recipe_override(struct recipe *r, const struct recipe_override *o,
+				struct pgc_error *err)
+{
+	if (o->duration_ns > 0)
+		for (int i = 0; i < r->nwindows; i++)
+			if ((int64_t) r->windows[i].end_s * 1000000000 > o->duration_ns)
+			{
+				error_set(err, PGC_ERR_USAGE,
+						  "window '%s' of the recipe ends at %d s, past -T "
+						  "%g s",
+						  r->windows[i].name, r->windows[i].end_s,
+						  (double) o->duration_ns / 1e9);
+				return -1;
+			}
+	if (o->duration_ns > 0)
+		r->duration_ns = o->duration_ns;
+	if (o->warmup_set)
+	{
+		r->warmup_ns = o->warmup_ns;
+		r->warmup_stable = o->warmup_stable;
+	}
+	if (o->repeat > 0)
+		r->repeat = o->repeat;
+	if (o->nclients > 0)
+	{
+		free(r->sweep_clients);
+		r->sweep_clients = xmalloc((size_t) o->nclients * sizeof(int));
+		memcpy(r->sweep_clients, o->clients,
+			   (size_t) o->nclients * sizeof(int));
+		r->nsweep_clients = o->nclients;
+		if (r->sweep_jobs_list)
+		{
+			/* the list was written for the recipe's points */
+			free(r->sweep_jobs_list);
+			r->sweep_jobs_list = NULL;
+			r->sweep_jobs_eq_clients = true;
+		}
+	}
+	if (o->jobs > 0)
+	{
+		free(r->sweep_jobs_list);
+		r->sweep_jobs_list = NULL;
+		r->sweep_jobs_eq_clients = false;
+		r->sweep_jobs = o->jobs;
+	}
+	for (int i = 0; i < r->nworkloads; i++)
+	{
+		struct recipe_workload *w = &r->workloads[i];
+
+		if (o->jobs > 0)
+			w->jobs = o->jobs;
+		if (o->protocol >= 0)
+			w->protocol = (enum recipe_protocol) o->protocol;
+		if (o->transactions > 0)
+			w->transactions = o->transactions;
+		else if (o->duration_ns > 0)
+			w->transactions = 0; /* -T turns -t recipes into durations */
+		if (o->rate > 0)
+			w->rate = o->rate;
+		if (o->latency_limit_ns > 0)
+			w->latency_limit_ns = o->latency_limit_ns;
+		if (o->max_tries >= 0)
+			w->max_tries = o->max_tries > 0 ? o->max_tries : INT32_MAX;
+		if (o->reconnect)
+			w->reconnect = true;
+	}
+	return 0;
+}
