@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -121,13 +120,9 @@ wire_sign(const struct wire_key *key, const char *run_uid, int order,
 
 int
 wire_verify(const struct wire_key *key, const char *run_uid, int order,
-			const char *spec, const char *signature, int64_t now_us,
-			struct pgc_error *err)
+			const char *spec, const char *signature, struct pgc_error *err)
 {
 	char want[WIRE_SIGNATURE_LEN + 1];
-	json_t *doc;
-	json_t *posted, *ready;
-	int64_t age_us, bound_us, ready_ns;
 
 	if (signature == NULL || strlen(signature) != WIRE_SIGNATURE_LEN)
 	{
@@ -145,36 +140,6 @@ wire_verify(const struct wire_key *key, const char *run_uid, int order,
 				  "this run and step)");
 		error_hint(err, "give the coordinator and its workers the same "
 						"--key-file");
-		return -1;
-	}
-	/* signed by a coordinator of ours: now its document may be read */
-	doc = json_loads(spec, 0, NULL);
-	posted = json_object_get(doc, "posted_us");
-	ready = json_object_get(doc, "ready_timeout_ns");
-	if (!json_is_integer(posted) || !json_is_integer(ready))
-	{
-		json_decref(doc);
-		error_set(err, PGC_ERR_INTERNAL,
-				  "a point's spec without its posting time");
-		error_hint(err, "run the same pgcliff version on the coordinator "
-						"and every worker");
-		return -1;
-	}
-	age_us = now_us - (int64_t) json_integer_value(posted);
-	/* a ready timeout of a day at most: no sum past int64's range */
-	ready_ns = (int64_t) json_integer_value(ready);
-	if (ready_ns < 0 || ready_ns > 86400 * 1000000000LL)
-		ready_ns = 86400 * 1000000000LL;
-	bound_us = (ready_ns + WIRE_SPEC_MAX_AGE_NS) / 1000;
-	json_decref(doc);
-	if (age_us > bound_us || age_us < -bound_us)
-	{
-		error_set(err, PGC_ERR_UNAVAILABLE,
-				  "refused: the point's spec was posted %.0f s %s by this "
-				  "worker's clock (at most %.0f s): a spec posted again, "
-				  "or a clock far off",
-				  (double) (age_us < 0 ? -age_us : age_us) / 1e6,
-				  age_us < 0 ? "ahead" : "ago", (double) bound_us / 1e6);
 		return -1;
 	}
 	return 0;

@@ -206,7 +206,7 @@ wire_spec(const struct load_point *lp, int nshares, int64_t ready_timeout_ns,
 	json_object_set_new(o, "connect_timeout_s", jint(lp->connect_timeout_s));
 	json_object_set_new(o, "ready_timeout_ns", jint(ready_timeout_ns));
 	/* when, by the coordinator's wall clock: a worker refuses it long
-	 * after (wire_verify()) */
+	 * after (wire_share_fresh()) */
 	json_object_set_new(o, "posted_us", jint(clock_wall_us()));
 	/* the coordinator's clock against the store's: each worker measures
 	 * its own the same way, and the difference is theirs */
@@ -234,6 +234,7 @@ struct wire_share
 	int nwl;
 	int clients;
 	int64_t ready_timeout_ns;
+	int64_t posted_us;      /* when the coordinator posted it, its clock */
 	double clock_offset_us; /* the coordinator's, against the store's */
 	double clock_err_us;
 	struct script ***scripts;
@@ -518,6 +519,7 @@ wire_share_new(const char *spec, int share, struct pgc_error *err)
 	s->lp.probes = s->probes;
 	s->lp.nprobes = s->nprobes;
 	s->ready_timeout_ns = get_int(s->doc, "ready_timeout_ns");
+	s->posted_us = get_int(s->doc, "posted_us");
 	s->clock_offset_us = get_num(s->doc, "clock_offset_us");
 	s->clock_err_us = get_num(s->doc, "clock_err_us");
 	return s;
@@ -1240,6 +1242,30 @@ wire_share_clock(const struct wire_share *s, double *offset_us, double *err_us)
 {
 	*offset_us = s->clock_offset_us;
 	*err_us = s->clock_err_us;
+}
+
+int
+wire_share_fresh(const struct wire_share *share, int64_t now_us,
+				 struct pgc_error *err)
+{
+	int64_t age_us = now_us - share->posted_us, bound_us;
+	/* a ready timeout of a day at most: no sum past int64's range */
+	int64_t ready_ns = share->ready_timeout_ns;
+
+	if (ready_ns < 0 || ready_ns > 86400 * 1000000000LL)
+		ready_ns = 86400 * 1000000000LL;
+	bound_us = (ready_ns + WIRE_SPEC_MAX_AGE_NS) / 1000;
+	if (age_us > bound_us || age_us < -bound_us)
+	{
+		error_set(err, PGC_ERR_UNAVAILABLE,
+				  "refused: the point's spec was posted %.0f s %s by this "
+				  "worker's clock (at most %.0f s): a spec posted again, "
+				  "or a clock far off",
+				  (double) (age_us < 0 ? -age_us : age_us) / 1e6,
+				  age_us < 0 ? "ahead" : "ago", (double) bound_us / 1e6);
+		return -1;
+	}
+	return 0;
 }
 
 int64_t

@@ -68,14 +68,13 @@ void wire_sign(const struct wire_key *key, const char *run_uid, int order,
 			   const char *spec, char out[WIRE_SIGNATURE_LEN + 1]);
 
 /*
- * Whether SIGNATURE is KEY's for SPEC of RUN_UID's step ORDER (compared in
- * constant time), and the spec's posting time (its posted_us) no older
- * than its ready timeout plus WIRE_SPEC_MAX_AGE_NS at NOW_US (wall clock,
- * microseconds), nor more than that in the future.  0, or -1 with ERR
- * (PGC_ERR_UNAVAILABLE) saying which.
+ * Whether SIGNATURE is KEY's for SPEC of RUN_UID's step ORDER, compared in
+ * constant time; nothing of SPEC is read.  0, or -1 with ERR
+ * (PGC_ERR_UNAVAILABLE) saying which.  A signed spec is read by
+ * wire_share_new(), and its age checked by wire_share_fresh().
  */
 int wire_verify(const struct wire_key *key, const char *run_uid, int order,
-				const char *spec, const char *signature, int64_t now_us,
+				const char *spec, const char *signature,
 				struct pgc_error *err);
 
 /*
@@ -155,6 +154,15 @@ int wire_share_check(const struct wire_share *share,
 /* The coordinator's clock against the store's, as the spec gave it. */
 void wire_share_clock(const struct wire_share *s, double *offset_us,
 					  double *err_us);
+
+/*
+ * Whether SHARE's spec was posted (its posted_us) no longer ago than its
+ * ready timeout plus WIRE_SPEC_MAX_AGE_NS at NOW_US (wall clock,
+ * microseconds), nor more than that in the future: an old spec posted
+ * again is refused.  0, or -1 with ERR (PGC_ERR_UNAVAILABLE).
+ */
+int wire_share_fresh(const struct wire_share *share, int64_t now_us,
+					 struct pgc_error *err);
 
 /* How long the coordinator waits for every share to be ready. */
 int64_t wire_share_ready_timeout_ns(const struct wire_share *s);

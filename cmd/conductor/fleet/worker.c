@@ -150,10 +150,12 @@ serve_one(const struct fleet_worker_config *c,
 	memset(&res, 0, sizeof(res));
 	/* nothing of a spec is read before its signature is checked */
 	share = wire_verify(c->key, claim->run_uid, claim->order, claim->spec,
-						claim->signature, clock_wall_us(), &perr) < 0
+						claim->signature, &perr) < 0
 				? NULL
 				: wire_share_new(claim->spec, claim->share, &perr);
-	if (share && wire_share_check(share, &c->allow, c->allow_shell, &perr) < 0)
+	if (share &&
+		(wire_share_fresh(share, clock_wall_us(), &perr) < 0 ||
+		 wire_share_check(share, &c->allow, c->allow_shell, &perr) < 0))
 	{
 		wire_share_free(share);
 		share = NULL;
