@@ -1247,6 +1247,9 @@ override_of(const struct run_opts *o, struct recipe_override *ov)
 	ov->latency_limit_ns = o->latency_limit_ns;
 	ov->max_tries = o->max_tries;
 	ov->reconnect = o->reconnect;
+	ov->defines = o->defines;
+	ov->ndefines = o->ndefines;
+	ov->placement = o->placement_set ? &o->placement : NULL;
 }
 
 /* The run library's view of the rest of the options. */
@@ -1276,8 +1279,6 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->debug = o->debug;
 	c->progress_s = o->progress_s;
 	c->seed = o->seed;
-	c->defines = o->defines;
-	c->ndefines = o->ndefines;
 	c->keep_logs = o->keep_logs;
 	c->workers = o->workers;
 	c->worker_key = o->workers > 0 ? &o->key : NULL;
@@ -1285,7 +1286,6 @@ run_config_of(const struct run_opts *o, struct run_config *c)
 	c->max_clock_offset_ms = o->max_clock_offset_ms;
 	c->profile_hz = o->profile_hz;
 	c->profile_callgraph = o->profile_callgraph;
-	c->placement = o->placement_set ? &o->placement : NULL;
 	c->until = o->until;
 	c->until.on = o->until_decided;
 	c->interrupt = &cmd_interrupted;

@@ -9,10 +9,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* -D NAME=VALUE over the recipe's variables: (checked beforehand). */
+static void
+set_variable(struct recipe *r, const char *d)
+{
+	const char *eq = strchr(d, '=');
+	char *name = xstrndup(d, (size_t) (eq - d));
+
+	for (int i = 0; i < r->nvariables; i++)
+		if (strcmp(r->variables[i].name, name) == 0)
+		{
+			free(name);
+			free(r->variables[i].value);
+			r->variables[i].value = xstrdup(eq + 1);
+			return;
+		}
+	r->variables = xrealloc(r->variables, (size_t) (r->nvariables + 1) *
+											  sizeof(*r->variables));
+	memset(&r->variables[r->nvariables], 0, sizeof(*r->variables));
+	r->variables[r->nvariables].name = name;
+	r->variables[r->nvariables++].value = xstrdup(eq + 1);
+}
+
 int
 recipe_override(struct recipe *r, const struct recipe_override *o,
 				struct pgc_error *err)
 {
+	/* every check first: a refused override leaves the recipe whole */
+	for (int i = 0; i < o->ndefines; i++)
+	{
+		const char *d = o->defines[i];
+		const char *eq = strchr(d, '=');
+		char *name = xstrndup(d, eq ? (size_t) (eq - d) : strlen(d));
+		bool ok = eq != NULL && script_valid_var_name(name);
+
+		if (!ok)
+		{
+			error_set(err, PGC_ERR_USAGE,
+					  "invalid variable name \"%s\" in -D %s", name, d);
+			free(name);
+			return -1;
+		}
+		free(name);
+	}
 	if (o->duration_ns > 0)
 		for (int i = 0; i < r->nwindows; i++)
 			if ((int64_t) r->windows[i].end_s * 1000000000 > o->duration_ns)
@@ -24,6 +63,15 @@ recipe_override(struct recipe *r, const struct recipe_override *o,
 						  (double) o->duration_ns / 1e9);
 				return -1;
 			}
+	for (int i = 0; i < o->ndefines; i++)
+		set_variable(r, o->defines[i]);
+	if (o->placement)
+	{
+		r->placement = *o->placement;
+		r->has_placement = true;
+		memset(&r->placement_pos, 0, sizeof(r->placement_pos));
+		memset(r->placement_list_pos, 0, sizeof(r->placement_list_pos));
+	}
 	if (o->duration_ns > 0)
 		r->duration_ns = o->duration_ns;
 	if (o->warmup_set)

@@ -319,13 +319,16 @@ void recipe_free(struct recipe *r);
  */
 struct recipe_override
 {
-	const int *clients;       /* -c: the sweep's client counts */
-	int64_t duration_ns;      /* -T */
-	int64_t transactions;     /* -t, per client */
-	int64_t warmup_ns;        /* --warmup (with warmup_set) */
-	int64_t latency_limit_ns; /* -L */
-	double rate;              /* -R, per workload */
+	const int *clients;                /* -c: the sweep's client counts */
+	char *const *defines;              /* -D NAME=VALUE, over variables: */
+	const struct placement *placement; /* --placement: NULL the recipe's */
+	int64_t duration_ns;               /* -T */
+	int64_t transactions;              /* -t, per client */
+	int64_t warmup_ns;                 /* --warmup (with warmup_set) */
+	int64_t latency_limit_ns;          /* -L */
+	double rate;                       /* -R, per workload */
 	int nclients;
+	int ndefines;
 	int jobs;      /* -j */
 	int protocol;  /* -M: an enum recipe_protocol, -1 the recipe's */
 	int max_tries; /* --max-tries: 0 unlimited, -1 the recipe's */
@@ -340,8 +343,11 @@ struct recipe_override
  * clients (whose jobs list, written for the recipe's points, then gives
  * way to one thread per client), every workload's jobs, protocol,
  * transactions (-T turns a recipe of transactions into durations), rate,
- * latency limit, tries and reconnect, the duration, warm-up and repeats.
- * -1 with ERR (PGC_ERR_USAGE) for a window past -T; R is then unchanged.
+ * latency limit, tries and reconnect, the duration, warm-up and repeats,
+ * -D's variables (set over the recipe's, new ones after them) and the
+ * placement (then no longer the file's: no position in its errors).  -1
+ * with ERR (PGC_ERR_USAGE) for a window past -T or an invalid -D name; R
+ * is then unchanged.
  */
 int recipe_override(struct recipe *r, const struct recipe_override *o,
 					struct pgc_error *err);

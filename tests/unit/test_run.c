@@ -158,22 +158,29 @@ main(void)
 		recipe_free(r3);
 	}
 
-	/* -D: a bad name is refused; a good one is taken over variables: */
+	/* -D: a bad name is refused (the recipe unchanged); a good one is
+	 * taken over variables:, a new one after them; a later -D wins */
 	{
-		char *bad[] = {"1x=3"};
-		char *good[] = {"n=5"};
+		char *bad[] = {"m=2", "1x=3"};
+		char *good[] = {"n=5", "m=6", "n=7"};
+		struct recipe_override ov = {
+			.defines = bad, .ndefines = 2, .protocol = -1, .max_tries = -1};
 
-		c.defines = bad;
-		c.ndefines = 1;
 		error_clear(&err);
-		CHECK(run_new(&c, &err) == NULL);
-		CHECK(strstr(err.message, "invalid variable name") != NULL);
-		c.defines = good;
+		CHECK_INT(recipe_override(r, &ov, &err), -1);
+		CHECK(strstr(err.message, "invalid variable name \"1x\"") != NULL);
+		CHECK_INT(r->nvariables, 1);
+		ov.defines = good;
+		ov.ndefines = 3;
+		CHECK_INT(recipe_override(r, &ov, &err), 0);
+		CHECK_INT(r->nvariables, 2);
+		CHECK_STR(r->variables[0].name, "n");
+		CHECK_STR(r->variables[0].value, "7");
+		CHECK_STR(r->variables[1].name, "m");
+		CHECK_STR(r->variables[1].value, "6");
 		run = run_new(&c, &err);
 		CHECK(run != NULL);
 		run_free(run);
-		c.defines = NULL;
-		c.ndefines = 0;
 	}
 
 	/* --variant with a malformed key */

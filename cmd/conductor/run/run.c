@@ -201,57 +201,25 @@ collect_scripts(struct run *r)
 }
 
 /*
- * The script variables of the run: the recipe's variables:, then -D over
- * them (a later -D wins); and the check that every variable a script
+ * The script variables of the run: the recipe's variables: (with -D over
+ * them, recipe_override()); and the check that every variable a script
  * reads is assigned somewhere.
  */
 static int
 collect_defines(struct run *r, struct pgc_error *err)
 {
 	const struct recipe *rc = r->recipe;
-	int n = rc->nvariables + r->c.ndefines;
-	const char **names = xcalloc((size_t) n + 1, sizeof(char *));
+	const char **names = xcalloc((size_t) rc->nvariables + 1, sizeof(char *));
 	int result;
 
-	r->defines = xcalloc((size_t) n + 1, sizeof(*r->defines));
-	for (int i = 0; i < n; i++)
+	r->defines = xcalloc((size_t) rc->nvariables + 1, sizeof(*r->defines));
+	for (int i = 0; i < rc->nvariables; i++)
 	{
-		const char *name, *value;
-		int k;
-
-		if (i < rc->nvariables)
-		{
-			name = xstrdup(rc->variables[i].name);
-			value = rc->variables[i].value;
-		}
-		else
-		{
-			const char *d = r->c.defines[i - rc->nvariables];
-			const char *eq = strchr(d, '=');
-
-			name = xstrndup(d, (size_t) (eq - d));
-			value = eq + 1;
-			if (!script_valid_var_name(name))
-			{
-				error_set(err, PGC_ERR_USAGE,
-						  "invalid variable name \"%s\" in -D %s", name, d);
-				free((char *) name);
-				free(names);
-				return -1;
-			}
-		}
-		for (k = 0; k < r->ndefines; k++)
-			if (strcmp(r->defines[k].name, name) == 0)
-				break;
-		if (k < r->ndefines)
-			free((char *) r->defines[k].name);
-		else
-			r->ndefines++;
-		r->defines[k].name = name;
-		r->defines[k].value = value;
+		r->defines[i].name = rc->variables[i].name;
+		r->defines[i].value = rc->variables[i].value;
+		names[i] = rc->variables[i].name;
 	}
-	for (int i = 0; i < r->ndefines; i++)
-		names[i] = r->defines[i].name;
+	r->ndefines = rc->nvariables;
 	result = recipe_check_variables(rc, names, r->ndefines, err);
 	free(names);
 	return result;
@@ -266,12 +234,11 @@ static int
 resolve_placement(struct run *r, struct pgc_error *err)
 {
 	const struct recipe *rc = r->recipe;
-	bool from_recipe = r->c.placement == NULL && rc->has_placement;
+	/* --placement over the recipe has no place in its file */
+	bool from_recipe = rc->has_placement && rc->placement_pos.line > 0;
 	int side;
 
-	if (r->c.placement)
-		r->placement = *r->c.placement;
-	else if (rc->has_placement)
+	if (rc->has_placement)
 		r->placement = rc->placement;
 	else
 	{
@@ -1107,9 +1074,7 @@ run_free(struct run *r)
 	free(r->policies);
 	free(r->plan);
 	free(r->probes);
-	for (int i = 0; i < r->ndefines; i++)
-		free((char *) r->defines[i].name);
-	free(r->defines);
+	free(r->defines); /* the names and values are the recipe's */
 	free(r->rows);
 	free(r->logs_dir);
 	free(r);

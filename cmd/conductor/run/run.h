@@ -98,9 +98,6 @@ struct run_config
 	const char *log_prefix;
 	double sampling_rate; /* --sampling-rate */
 	uint64_t seed;
-	char *const *defines; /* -D NAME=VALUE */
-	/* --placement: NULL = the recipe's placement: (free if none) */
-	const struct placement *placement;
 	volatile sig_atomic_t *interrupt; /* set by the command's signal handler */
 	/* until.on: repeat, the design and the looks are the run's to choose */
 	struct run_until until;
@@ -123,7 +120,6 @@ struct run_config
 	int agg_interval_s; /* --aggregate-interval */
 	int scale;          /* -s */
 	int progress_s;
-	int ndefines;
 	/* --profile: > 0 servers' CPU profiles at this rate, -1 none, 0 the
 	 * recipe's profile: */
 	int profile_hz;

@@ -45,7 +45,7 @@ struct run
 	struct recipe_plan_step *plan;
 	struct load_probe *probes;     /* the recipe's, for every point */
 	const int *sweep;              /* -c's list, else the recipe's */
-	struct script_define *defines; /* variables:, then -D over them */
+	struct script_define *defines; /* variables: (-D applied), borrowed */
 	/* per recipe workload: its scripts, weights and failure policy */
 	const struct script ***wl_scripts;
 	int **wl_weights;
