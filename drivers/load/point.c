@@ -409,12 +409,31 @@ struct sampler
 	PGconn **conns;
 	int64_t *last_commits;
 	int64_t (*last_conflicts)[5];
+	int *last_second; /* of the last good sample: -1 the window's start,
+					   * SAMPLE_BEFORE_LOAD before the load */
 	bool *have_last;
+	int nnodes; /* sampled: none in -t mode */
 	struct probe_set probes;
 	struct load_sample *rows;
 	int nrows;
 	int cap;
 };
+
+/* The sample taken when the sampler connects, before the load starts. */
+#define SAMPLE_BEFORE_LOAD (-2)
+
+/*
+ * A sampler connection's notices: none printed.  A standby may end the
+ * sampler's connection (a recovery conflict's FATAL, which libpq would
+ * print on the run's terminal as a notice); the failed sample keeps the
+ * error instead.
+ */
+static void
+sampler_notice(void *arg, const PGresult *res)
+{
+	(void) arg;
+	(void) res;
+}
 
 static PGconn *
 sampler_connect(const struct load_node *n)
@@ -426,13 +445,17 @@ sampler_connect(const struct load_node *n)
 		PQfinish(c);
 		return NULL;
 	}
+	PQsetNoticeReceiver(c, sampler_notice, NULL);
 	return c;
 }
 
 /*
  * Sample every node for second SECOND (-1: the baseline at the window's
- * start, not kept).  A node that does not answer gets a failed sample and
- * a new connection next time.
+ * start, SAMPLE_BEFORE_LOAD: one before the load; neither kept).  A node
+ * that does not answer gets a failed sample and a new connection next
+ * time; its counters (commits, conflicts: the server's cumulative ones)
+ * keep their last good values, so the next good sample counts what
+ * happened since then (its error says since when) instead of losing it.
  */
 static void
 sample_nodes(const struct load_point *p, struct sampler *sm, int second)
@@ -461,7 +484,32 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 			row.ok = sm->have_last[i];
 			row.commits = commits - sm->last_commits[i];
 			for (int k = 0; k < 5; k++)
+			{
 				row.conflicts[k] = confl[k] - sm->last_conflicts[i][k];
+				if (row.conflicts[k] < 0)
+					row.commits = -1;
+			}
+			if (row.ok && row.commits < 0)
+			{
+				/* the counters went back: not the same server's */
+				row.ok = false;
+				snprintf(row.error, sizeof(row.error),
+						 "the server's counters went back (restarted?)");
+			}
+			else if (row.ok && second >= 0 && sm->last_second[i] < second - 1)
+			{
+				if (sm->last_second[i] < 0)
+					snprintf(row.error, sizeof(row.error),
+							 "counts since %s: the samples between failed",
+							 sm->last_second[i] == SAMPLE_BEFORE_LOAD
+								 ? "before the load"
+								 : "the window's start");
+				else
+					snprintf(row.error, sizeof(row.error),
+							 "counts since second %d: the samples between "
+							 "failed",
+							 sm->last_second[i]);
+			}
 			row.standby = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
 			row.lag_bytes = atoll(PQgetvalue(res, 0, 3));
 			row.lag_s =
@@ -470,10 +518,11 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 				xstrdup(PQgetisnull(res, 0, 1) ? "{}" : PQgetvalue(res, 0, 1));
 			sm->last_commits[i] = commits;
 			memcpy(sm->last_conflicts[i], confl, sizeof(confl));
+			sm->last_second[i] = second;
 			sm->have_last[i] = true;
 			row.probes =
 				probe_sample(&sm->probes, sm->conns[i], &p->nodes[i], i);
-			if (!row.ok && second >= 0)
+			if (!row.ok && second >= 0 && row.error[0] == '\0')
 				snprintf(row.error, sizeof(row.error),
 						 "no earlier sample to count from");
 		}
@@ -488,7 +537,6 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 				PQfinish(sm->conns[i]);
 				sm->conns[i] = NULL;
 			}
-			sm->have_last[i] = false;
 			probe_set_forget(&sm->probes, i);
 		}
 		PQclear(res);
@@ -848,6 +896,49 @@ open_window(struct engine *e, int64_t t_connect, struct load_result *out,
 }
 
 /*
+ * The sampler of the point's servers (none with -t: no window to sample),
+ * connected, with a first sample before the load starts: the baseline of
+ * the counters, should the one at the window's start fail.
+ */
+static void
+sampler_open(const struct engine *e, struct sampler *sm)
+{
+	const struct load_point *p = e->p;
+	int nodes = e->txmode ? 0 : p->nnodes;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->nnodes = nodes;
+	if (nodes == 0)
+		return;
+	sm->conns = xcalloc((size_t) nodes, sizeof(PGconn *));
+	sm->last_commits = xcalloc((size_t) nodes, sizeof(int64_t));
+	sm->last_conflicts = xcalloc((size_t) nodes, sizeof(*sm->last_conflicts));
+	sm->last_second = xcalloc((size_t) nodes, sizeof(int));
+	sm->have_last = xcalloc((size_t) nodes, sizeof(bool));
+	probe_set_init(&sm->probes, p->probes, p->nprobes, nodes);
+	for (int i = 0; i < nodes; i++)
+		sm->conns[i] = sampler_connect(&p->nodes[i]);
+	sample_nodes(p, sm, SAMPLE_BEFORE_LOAD);
+}
+
+/* Close SM's connections; its samples go to OUT. */
+static void
+sampler_close(struct sampler *sm, struct load_result *out)
+{
+	for (int i = 0; i < sm->nnodes; i++)
+		PQfinish(sm->conns[i]);
+	free(sm->conns);
+	free(sm->last_commits);
+	free(sm->last_conflicts);
+	free(sm->last_second);
+	free(sm->have_last);
+	if (sm->nnodes > 0)
+		probe_set_release(&sm->probes);
+	out->samples = sm->rows;
+	out->nsamples = sm->nrows;
+}
+
+/*
  * While the threads run, from the calling thread: the warm-up's watch,
  * the window's edges (the caller's profiler) and the host's steal at
  * them, fault injection, the interrupt, -P progress, and the servers'
@@ -856,8 +947,8 @@ open_window(struct engine *e, int64_t t_connect, struct load_result *out,
  * *NOW is when it saw them done.
  */
 static void
-watch_window(struct engine *e, struct load_result *out, struct warm_watch *ww,
-			 bool *interrupted, int64_t *now_out)
+watch_window(struct engine *e, struct sampler *sm, struct load_result *out,
+			 struct warm_watch *ww, bool *interrupted, int64_t *now_out)
 {
 	const struct load_point *p = e->p;
 	bool injected = false;
@@ -866,24 +957,9 @@ watch_window(struct engine *e, struct load_result *out, struct warm_watch *ww,
 	struct cpu_times steal_a, steal_b;
 	struct progress_mark *mark;
 	int64_t last_ns, next_sample, next_progress, now = clock_now_ns();
-	struct sampler sm;
-	int nodes;
 
 	mark = xcalloc((size_t) p->nworkloads, sizeof(*mark));
 	last_ns = e->window_start_ns;
-	memset(&sm, 0, sizeof(sm));
-	nodes = e->txmode ? 0 : p->nnodes;
-	if (nodes > 0)
-	{
-		sm.conns = xcalloc((size_t) nodes, sizeof(PGconn *));
-		sm.last_commits = xcalloc((size_t) nodes, sizeof(int64_t));
-		sm.last_conflicts =
-			xcalloc((size_t) nodes, sizeof(*sm.last_conflicts));
-		sm.have_last = xcalloc((size_t) nodes, sizeof(bool));
-		probe_set_init(&sm.probes, p->probes, p->nprobes, nodes);
-		for (int i = 0; i < nodes; i++)
-			sm.conns[i] = sampler_connect(&p->nodes[i]);
-	}
 	next_sample = e->window_start_ns;
 	next_progress = e->window_start_ns + (int64_t) p->progress_s * 1000000000;
 	while (!all_finished(e))
@@ -937,14 +1013,14 @@ watch_window(struct engine *e, struct load_result *out, struct warm_watch *ww,
 		}
 		/* samples on the window's second boundaries: the first is the
 		 * baseline the counters of second 0 are taken from */
-		if (nodes > 0 && now >= next_sample &&
+		if (sm->nnodes > 0 && now >= next_sample &&
 			next_sample <= e->window_end_ns && !atomic_load(&e->stop))
 		{
 			int second =
 				(int) ((next_sample - e->window_start_ns) / 1000000000) - 1;
 
 			if (second < e->nseconds)
-				sample_nodes(p, &sm, second);
+				sample_nodes(p, sm, second);
 			next_sample += 1000000000;
 		}
 	}
@@ -962,15 +1038,6 @@ watch_window(struct engine *e, struct load_result *out, struct warm_watch *ww,
 		out->nwarm = ww->n;
 		ww->tps = NULL;
 	}
-	for (int i = 0; i < nodes; i++)
-		PQfinish(sm.conns[i]);
-	free(sm.conns);
-	free(sm.last_commits);
-	free(sm.last_conflicts);
-	free(sm.have_last);
-	probe_set_release(&sm.probes);
-	out->samples = sm.rows;
-	out->nsamples = sm.nrows;
 	free(mark);
 	*now_out = now;
 }
@@ -999,6 +1066,7 @@ load_run(const struct load_point *p, struct load_result *out,
 	int64_t t_connect, now;
 	bool interrupted = false;
 	struct warm_watch ww;
+	struct sampler sm;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1021,8 +1089,10 @@ load_run(const struct load_point *p, struct load_result *out,
 	split_clients(&e);
 	t_connect = clock_now_ns();
 	start_threads(&e);
+	sampler_open(&e, &sm);
 	(void) open_window(&e, t_connect, out, &ww, &interrupted);
-	watch_window(&e, out, &ww, &interrupted, &now);
+	watch_window(&e, &sm, out, &ww, &interrupted, &now);
+	sampler_close(&sm, out);
 	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
 
