@@ -169,7 +169,10 @@ struct load_probe
 
 /*
  * One sample of one node, for second SECOND of the window: the counters'
- * changes over that second and what was seen at its end.
+ * changes over that second and what was seen at its end.  After failed
+ * samples of the node, the counters' changes since its last good one
+ * (ERROR then says since when, and OK stays true): what happened while it
+ * did not answer is counted late, not lost.
  */
 struct load_sample
 {
