@@ -478,18 +478,19 @@ sample_nodes(const struct load_point *p, struct sampler *sm, int second)
 		{
 			int64_t commits = atoll(PQgetvalue(res, 0, 0));
 			int64_t confl[5];
+			bool went_back;
 
 			for (int k = 0; k < 5; k++)
 				confl[k] = atoll(PQgetvalue(res, 0, 5 + k));
 			row.ok = sm->have_last[i];
 			row.commits = commits - sm->last_commits[i];
+			went_back = row.commits < 0;
 			for (int k = 0; k < 5; k++)
 			{
 				row.conflicts[k] = confl[k] - sm->last_conflicts[i][k];
-				if (row.conflicts[k] < 0)
-					row.commits = -1;
+				went_back |= row.conflicts[k] < 0;
 			}
-			if (row.ok && row.commits < 0)
+			if (row.ok && went_back)
 			{
 				/* the counters went back: not the same server's */
 				row.ok = false;
