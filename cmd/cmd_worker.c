@@ -78,7 +78,11 @@ const struct cmd cmd_worker = {
 		"to the store's host and the --allow-host ones (so that its\n"
 		"password goes nowhere else), and runs a script's \\shell only\n"
 		"with --allow-shell.  A refused share fails its point with the\n"
-		"reason; nothing of it runs.\n",
+		"reason; nothing of it runs.\n"
+		"\n"
+		"When its store session is cut, a worker opens a new one every\n"
+		"second for as long as --idle (forever without it); a share it\n"
+		"held then lost its claim, and is written failed, never counted.\n",
 	.opts = worker_opts,
 	.exits =
 		"exit codes: 0 idle or done, 64 usage, 69 store unavailable, 70 store\n"
@@ -113,6 +117,14 @@ on_worker_event(void *arg, const struct fleet_worker_info *i)
 		case FLEET_EV_FAILED:
 			printf("%s: run %" PRId64 " point %d: failed: %s\n", name,
 				   i->run_id, i->order + 1, i->err->message);
+			break;
+		case FLEET_EV_STORE_LOST:
+			printf("%s: the store's session is gone (%s): trying again "
+				   "every second\n",
+				   name, i->err->message);
+			break;
+		case FLEET_EV_STORE_BACK:
+			printf("%s: the store is back after %.0f s\n", name, i->waited_s);
 			break;
 	}
 	fflush(stdout);

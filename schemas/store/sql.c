@@ -47,6 +47,7 @@ struct sql
 	int64_t busy_since_ns;
 	int64_t next_tell_ns;
 	int64_t busy_timeout_ns;
+	bool read_only; /* PostgreSQL: set again on a new session */
 };
 
 #define MAX_PARAMS 64
@@ -284,6 +285,29 @@ pg_display_name(PGconn *conn)
 					 PQdb(conn));
 }
 
+static void
+quiet_notice(void *arg, const char *message)
+{
+	(void) arg;
+	(void) message;
+}
+
+/*
+ * What every session of a PostgreSQL store is set up with: floats read
+ * back exactly; a reader writes nothing, whatever its rights (a role with
+ * SELECT alone reads as well).
+ */
+static int
+pg_session_setup(struct sql *db)
+{
+	if (sql_exec(db, "SET extra_float_digits = 3") < 0 ||
+		sql_exec(db, "SET client_min_messages = warning") < 0 ||
+		(db->read_only &&
+		 sql_exec(db, "SET default_transaction_read_only = on") < 0))
+		return -1;
+	return 0;
+}
+
 struct sql *
 sql_open_postgres(const char *conninfo, bool read_only, struct pgc_error *err)
 {
@@ -307,13 +331,12 @@ sql_open_postgres(const char *conninfo, bool read_only, struct pgc_error *err)
 		sql_close(db);
 		return NULL;
 	}
+	/* a library prints nothing: the store's notices and warnings (an
+	 * advisory lock a new session no longer holds) are not the user's */
+	PQsetNoticeProcessor(db->pg, quiet_notice, NULL);
 	db->name = pg_display_name(db->pg);
-	/* floats read back exactly; a reader writes nothing, whatever its
-	 * rights (a role with SELECT alone reads as well) */
-	if (sql_exec(db, "SET extra_float_digits = 3") < 0 ||
-		sql_exec(db, "SET client_min_messages = warning") < 0 ||
-		(read_only &&
-		 sql_exec(db, "SET default_transaction_read_only = on") < 0))
+	db->read_only = read_only;
+	if (pg_session_setup(db) < 0)
 	{
 		error_set(err, PGC_ERR_STORE, "could not set up the store: %s",
 				  db->errmsg);
@@ -322,6 +345,37 @@ sql_open_postgres(const char *conninfo, bool read_only, struct pgc_error *err)
 		return NULL;
 	}
 	return db;
+}
+
+bool
+sql_lost(const struct sql *db)
+{
+	return db->backend == SQL_POSTGRES && PQstatus(db->pg) == CONNECTION_BAD;
+}
+
+int
+sql_reconnect(struct sql *db, struct pgc_error *err)
+{
+	if (db->backend != SQL_POSTGRES)
+		return 0;
+	PQreset(db->pg);
+	if (PQstatus(db->pg) != CONNECTION_OK)
+	{
+		pg_error(db, NULL);
+		error_set(err, PGC_ERR_STORE,
+				  "could not connect to the PostgreSQL store again: %s",
+				  db->errmsg);
+		error_detail(err, "store: %s", db->name);
+		return -1;
+	}
+	if (pg_session_setup(db) < 0)
+	{
+		error_set(err, PGC_ERR_STORE, "could not set up the store: %s",
+				  db->errmsg);
+		error_detail(err, "store: %s", db->name);
+		return -1;
+	}
+	return 0;
 }
 
 void

@@ -56,6 +56,14 @@ struct sql *sql_open_sqlite(const char *path, bool read_only,
 struct sql *sql_open_postgres(const char *conninfo, bool read_only,
 							  struct pgc_error *err);
 void sql_close(struct sql *db);
+/*
+ * Whether DB's PostgreSQL session is gone (the server or the network
+ * ended it); never for SQLite.  sql_reconnect() opens a new session with
+ * the first one's settings (what it held, locks included, is gone): 0,
+ * or -1 with ERR (PGC_ERR_STORE).  Nothing for SQLite.
+ */
+bool sql_lost(const struct sql *db);
+int sql_reconnect(struct sql *db, struct pgc_error *err);
 enum sql_backend sql_backend(const struct sql *db);
 
 /*

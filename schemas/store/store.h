@@ -571,6 +571,15 @@ int store_copy_run(struct store *from, int64_t run_id, struct store *to,
 bool store_can_coordinate(const struct store *st);
 
 /*
+ * Whether the store's session is gone (the server or the network cut it;
+ * never for SQLite), and a new one in its place: 0, or -1 with ERR
+ * (PGC_ERR_STORE).  What the old session held is gone with it: a
+ * worker's claim (its lock) and any transaction.
+ */
+bool store_lost(const struct store *st);
+int store_reconnect(struct store *st, struct pgc_error *err);
+
+/*
  * The host a PostgreSQL store's connection reached (libpq's PQhost: a
  * name, an address or a socket directory), and its hostaddr if one was
  * given (else NULL); NULL for SQLite.  Borrowed from the store.
@@ -654,10 +663,12 @@ int store_work_point(struct store *st, int64_t point_id, char state[16],
 
 /*
  * The share is done (RESULT) or failed (ERROR, RESULT NULL); the claim's
- * lock is released.
+ * lock is released.  Only a share still claimed or ready is written: a
+ * share the coordinator ended (or that another worker took) keeps what
+ * it has, and *TAKEN (may be NULL) says whether this write was.
  */
 int store_work_finish(struct store *st, int64_t share_id, const char *result,
-					  const char *error, struct pgc_error *err);
+					  const char *error, bool *taken, struct pgc_error *err);
 
 /*
  * How RUN_ID's points were driven: *NSHARES workers a point (0: by the

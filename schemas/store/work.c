@@ -462,15 +462,19 @@ store_work_point(struct store *st, int64_t point_id, char state[16],
 
 int
 store_work_finish(struct store *st, int64_t share_id, const char *result,
-				  const char *error, struct pgc_error *err)
+				  const char *error, bool *taken, struct pgc_error *err)
 {
 	struct sql_stmt *s;
 	char now[40], unlock[128];
 	int rc = 0;
 
+	if (taken)
+		*taken = false;
 	now_text(now, sizeof(now));
 	s = sql_prepare(st->db, "UPDATE work_share SET state = ?, result = ?,"
-							" error = ?, done_at = ? WHERE id = ?");
+							" error = ?, done_at = ? WHERE id = ?"
+							" AND state IN ('claimed', 'ready')"
+							" RETURNING id");
 	if (s == NULL)
 		return db_fail(st, err, "could not report a share's result");
 	sql_bind_text(s, 1, result ? "done" : "failed");
@@ -478,17 +482,38 @@ store_work_finish(struct store *st, int64_t share_id, const char *result,
 	sql_bind_text(s, 3, error);
 	sql_bind_text(s, 4, now);
 	sql_bind_int64(s, 5, share_id);
-	if (sql_step(s) != SQL_DONE)
-		rc = db_fail(st, err, "could not report a share's result");
+	switch (sql_step(s))
+	{
+		case SQL_ROW:
+			if (taken)
+				*taken = true;
+			break;
+		case SQL_DONE:
+			break;
+		default:
+			rc = db_fail(st, err, "could not report a share's result");
+	}
 	sql_finalize(s);
 	/* after the state: a coordinator that finds the lock free then reads
 	 * the share finished (share_gone) */
 	snprintf(unlock, sizeof(unlock),
 			 "SELECT pg_advisory_unlock(%d, (%" PRId64 " %% 2147483647)::int)",
 			 WORK_LOCK_KEY, share_id);
-	if (sql_exec(st->db, unlock) < 0 && rc == 0)
+	if (rc == 0 && sql_exec(st->db, unlock) < 0)
 		rc = db_fail(st, err, "could not release a share");
 	return rc;
+}
+
+bool
+store_lost(const struct store *st)
+{
+	return sql_lost(st->db);
+}
+
+int
+store_reconnect(struct store *st, struct pgc_error *err)
+{
+	return sql_reconnect(st->db, err);
 }
 
 int

@@ -157,6 +157,60 @@ check_eq "a worker after the run died: exit" $? 0
 grep -q "^late: 0 shares measured, idle" "$TMP/late.out" || fail "late worker: $(cat "$TMP/late.out")"
 check_eq "the dead run's work stays open, unclaimed" "$(q "SELECT count(*) FROM work_share s JOIN work_point w ON w.id = s.point_id WHERE w.state = 'open' AND s.state = 'open'")" 2
 
+# a worker whose store session is cut for 30 s in the window (a relay in
+# front of the store drops its connections and refuses new ones): the
+# run sees the claim go and fails the point; the worker, its store back,
+# writes its share failed (never its result) and goes on
+mkdir "$TMP/relay"
+storesock=$(echo "$sockdir"/.s.PGSQL.*[0-9])
+python3 "$ROOT/tests/integration/store_proxy.py" "$storesock" "$TMP/relay/$(basename "$storesock")" 30 \
+	>"$TMP/relay.out" 2>&1 </dev/null &
+relay=$!
+# relay_says WORD: wait (60 s at most) until the relay has printed WORD
+relay_says() {
+	for _ in $(seq 1 600); do grep -qx "$1" "$TMP/relay.out" && return 0; sleep 0.1; done
+	return 1
+}
+relay_says ready || fail "the relay did not start: $(cat "$TMP/relay.out")"
+"$PGCLIFF" worker --db "host=$TMP/relay user=$user dbname=results" --allow-host "$TMP" --name cut --idle 60s \
+	--shares 2 >"$TMP/cut.out" 2>&1 </dev/null &
+cut=$!
+cutrun=$(($(q "SELECT max(id) FROM run") + 1))
+timeout 120 "$PGCLIFF" run "$TMP/k.yaml" -T 10s --workers 1 >"$TMP/cr.out" 2>"$TMP/cr.err" </dev/null &
+run=$!
+for _ in $(seq 1 300); do
+	[ "$(q "SELECT count(*) FROM work_point WHERE state = 'started' AND run_id = $cutrun")" = 1 ] && break
+	sleep 0.1
+done
+sleep 1
+kill -USR1 "$relay"
+relay_says cut || fail "the relay did not cut: $(cat "$TMP/relay.out")"
+wait "$run"
+check_eq "run whose worker lost its store: exit" $? 69
+grep -q "worker cut (share 1 of 1) is gone: its store session ended" "$TMP/cr.err" || fail "cut run: $(cat "$TMP/cr.err")"
+relay_says back || fail "the relay did not listen again: $(cat "$TMP/relay.out")"
+# then a second run, which the same worker serves on its new session
+timeout 120 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 1 >"$TMP/cr2.out" 2>"$TMP/cr2.err" </dev/null
+check_eq "the next run, served by the worker after the cut: exit" $? 0
+wait "$cut"
+check_eq "the worker that lost its store: exit" $? 0
+sed 's/^/  | /' "$TMP/cut.out"
+grep -q "^cut: the store's session is gone (.*): trying again every second$" "$TMP/cut.out" || fail "cut worker: $(cat "$TMP/cut.out")"
+grep -Eq "^cut: the store is back after (29|3[0-9]) s$" "$TMP/cut.out" || fail "cut worker: $(cat "$TMP/cut.out")"
+grep -q "^cut: run $cutrun point 1: failed: the worker's store session was cut during the share, and its claim with it: the share is not counted$" \
+	"$TMP/cut.out" || fail "cut worker: $(cat "$TMP/cut.out")"
+grep -q "^cut: run $((cutrun + 1)) point 1: done, [1-9][0-9]* transactions$" "$TMP/cut.out" || fail "cut worker: $(cat "$TMP/cut.out")"
+check_eq "the cut run: failed, its share failed with the reason, no point stored" "$(q "
+	SELECT r.status || ' ' || s.state || ' ' || (s.error LIKE '%cut during the share%') || ' ' ||
+	       (SELECT count(*) FROM point p WHERE p.run_id = r.id)
+	FROM run r JOIN work_point w ON w.run_id = r.id JOIN work_share s ON s.point_id = w.id WHERE r.id = $cutrun")" \
+	"failed failed true 0"
+check_eq "the next run: one point, from the worker's share" "$(q "
+	SELECT count(*) FROM point p JOIN work_point w ON w.run_id = p.run_id JOIN work_share s ON s.point_id = w.id
+	WHERE p.run_id = $((cutrun + 1)) AND s.state = 'done' AND s.worker = 'cut'")" 1
+kill -TERM "$relay"
+wait "$relay" 2>/dev/null
+
 # nobody comes: a clear error after --worker-timeout
 timeout 60 "$PGCLIFF" run "$TMP/k.yaml" -T 1s --workers 2 --worker-timeout 2s >"$TMP/n.out" 2>"$TMP/n.err" </dev/null
 check_eq "run without workers: exit" $? 69

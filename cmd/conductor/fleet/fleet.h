@@ -70,10 +70,12 @@ int fleet_run(const struct fleet_config *c, const struct load_point *lp,
 /* What a worker tells its caller, from the calling thread. */
 enum fleet_worker_event
 {
-	FLEET_EV_CLAIMED, /* share SHARE of NSHARES of RUN_ID's step ORDER */
-	FLEET_EV_READY,   /* connected; OFFSET_MS: this clock minus the run's */
-	FLEET_EV_DONE,    /* result written: TXNS transactions */
-	FLEET_EV_FAILED   /* the share failed: ERR */
+	FLEET_EV_CLAIMED,    /* share SHARE of NSHARES of RUN_ID's step ORDER */
+	FLEET_EV_READY,      /* connected; OFFSET_MS: this clock minus the run's */
+	FLEET_EV_DONE,       /* result written: TXNS transactions */
+	FLEET_EV_FAILED,     /* the share failed: ERR */
+	FLEET_EV_STORE_LOST, /* the store's session is gone (ERR): waiting */
+	FLEET_EV_STORE_BACK  /* and a new one opened after WAITED_S */
 };
 
 struct fleet_worker_info
@@ -86,6 +88,7 @@ struct fleet_worker_info
 	int clients;
 	double offset_ms;
 	uint64_t txns;
+	double waited_s;
 	const struct pgc_error *err;
 };
 
@@ -115,9 +118,14 @@ struct fleet_worker_config
 
 /*
  * Serve: claim shares and measure them until idle, max_shares or an
- * interrupt.  A share that fails is reported failed and serving goes on;
- * -1 with ERR only when the store fails (or, PGC_ERR_INTERRUPTED, on an
- * interrupt).  *SHARES counts the shares measured.
+ * interrupt.  A share that fails is reported failed and serving goes on.
+ * When the store's session is cut, the worker opens a new one every
+ * second for as long as it would wait for work (IDLE_NS; forever at 0);
+ * a share it held then has lost its claim, and the coordinator may have
+ * failed the point already: it is written failed, its result never
+ * counted.  -1 with ERR when the store fails otherwise or does not come
+ * back (or, PGC_ERR_INTERRUPTED, on an interrupt).  *SHARES counts the
+ * shares measured.
  */
 int fleet_serve(const struct fleet_worker_config *c, int *shares,
 				struct pgc_error *err);

@@ -175,23 +175,37 @@ serve_one(const struct fleet_worker_config *c,
 		lp->interrupt = c->interrupt;
 		if (load_run(lp, &res, &perr) == 0)
 		{
+			bool taken;
+
 			doc = wire_result(share, &res);
-			rc = store_work_finish(c->store, claim->share_id, doc, NULL, err);
+			rc = store_work_finish(c->store, claim->share_id, doc, NULL,
+								   &taken, err);
 			free(doc);
 			for (int i = 0; i < res.nworkloads; i++)
 				info.txns += res.w[i].txns;
 			load_result_release(&res);
 			wire_share_free(share);
-			info.kind = FLEET_EV_DONE;
-			if (rc == 0)
+			if (rc == 0 && !taken)
+			{
+				error_set(&perr, PGC_ERR_UNAVAILABLE,
+						  "the point ended before this share's result came: "
+						  "not counted");
+				info.kind = FLEET_EV_FAILED;
+				info.err = &perr;
 				tell(c, &info);
+			}
+			else if (rc == 0)
+			{
+				info.kind = FLEET_EV_DONE;
+				tell(c, &info);
+			}
 			return rc;
 		}
 		load_result_release(&res);
 		wire_share_free(share);
 	}
 	doc = wire_error_doc(&perr);
-	rc = store_work_finish(c->store, claim->share_id, NULL, doc, err);
+	rc = store_work_finish(c->store, claim->share_id, NULL, doc, NULL, err);
 	free(doc);
 	info.kind = FLEET_EV_FAILED;
 	info.err = &perr;
@@ -203,6 +217,90 @@ serve_one(const struct fleet_worker_config *c,
 		return -1;
 	}
 	return rc;
+}
+
+/*
+ * The store's session was cut (ERR says how): open a new one every
+ * second, for as long as the worker waits for work.  0 when it is back;
+ * -1 with ERR when it did not come back in time or on an interrupt.
+ */
+static int
+store_back(const struct fleet_worker_config *c, struct pgc_error *err)
+{
+	struct fleet_worker_info info;
+	int64_t lost = clock_now_ns();
+	struct pgc_error last = *err;
+
+	memset(&info, 0, sizeof(info));
+	info.kind = FLEET_EV_STORE_LOST;
+	info.err = &last;
+	tell(c, &info);
+	for (;;)
+	{
+		for (int k = 0; k < 10; k++)
+		{
+			if (c->interrupt && *c->interrupt)
+			{
+				error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
+				return -1;
+			}
+			sleep_ns(100 * 1000000LL);
+		}
+		error_clear(&last);
+		if (store_reconnect(c->store, &last) == 0)
+			break;
+		if (c->idle_ns > 0 && clock_now_ns() - lost > c->idle_ns)
+		{
+			*err = last;
+			error_detail(err, "the store's session was cut %.0f s ago",
+						 (double) (clock_now_ns() - lost) / 1e9);
+			return -1;
+		}
+	}
+	info.kind = FLEET_EV_STORE_BACK;
+	info.waited_s = (double) (clock_now_ns() - lost) / 1e9;
+	tell(c, &info);
+	return 0;
+}
+
+/*
+ * A share whose claim went with the store's session: whatever was
+ * measured, the coordinator may have failed the point already (it saw
+ * the claim's lock free), so the share is written failed.
+ */
+static int
+share_lost(const struct fleet_worker_config *c,
+		   const struct store_work_claim *claim, struct pgc_error *err)
+{
+	struct fleet_worker_info info;
+	struct pgc_error perr;
+	char *doc;
+	int rc;
+
+	error_set(&perr, PGC_ERR_STORE,
+			  "the worker's store session was cut during the share, and "
+			  "its claim with it: the share is not counted");
+	doc = wire_error_doc(&perr);
+	rc = store_work_finish(c->store, claim->share_id, NULL, doc, NULL, err);
+	free(doc);
+	memset(&info, 0, sizeof(info));
+	info.kind = FLEET_EV_FAILED;
+	info.run_id = claim->run_id;
+	info.order = claim->order;
+	info.share = claim->share;
+	info.nshares = claim->nshares;
+	info.err = &perr;
+	tell(c, &info);
+	return rc;
+}
+
+/* The store failed with ERR: 0 when it was a cut and it is back. */
+static bool
+recovered(const struct fleet_worker_config *c, struct pgc_error *err)
+{
+	if (!store_lost(c->store) || err->kind == PGC_ERR_INTERRUPTED)
+		return false;
+	return store_back(c, err) == 0;
 }
 
 int
@@ -239,7 +337,13 @@ fleet_serve(const struct fleet_worker_config *c, int *shares,
 		}
 		got = store_work_claim(c->store, c->name, &claim, err);
 		if (got < 0)
-			return -1;
+		{
+			if (!recovered(c, err))
+				return -1;
+			error_clear(err);
+			idle_since = clock_now_ns();
+			continue;
+		}
 		if (got == 0)
 		{
 			if (c->idle_ns > 0 && clock_now_ns() - idle_since > c->idle_ns)
@@ -248,6 +352,11 @@ fleet_serve(const struct fleet_worker_config *c, int *shares,
 			continue;
 		}
 		got = serve_one(c, &claim, err);
+		if (got < 0 && recovered(c, err))
+		{
+			error_clear(err);
+			got = share_lost(c, &claim, err);
+		}
 		store_work_claim_release(&claim);
 		if (got < 0)
 			return -1;
