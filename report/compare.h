@@ -363,6 +363,17 @@ int cmp_format_parse(const char *name, enum cmp_format *out);
 /* S escaped for XML text and attributes, as chart_escape() does. */
 void cmp_xml_escape(struct strbuf *out, const char *s);
 
+/*
+ * S as Markdown text that shows S and does nothing else: the ASCII
+ * punctuation Markdown acts on (\ ` * _ [ ] < > | ~ & # $) gets a
+ * backslash (CommonMark's escapes; GitHub's tables honour \|), but for
+ * an underscore inside a word, which emphasises nothing, and line
+ * ends become spaces, so that a stored name cannot open a link, an HTML
+ * tag, a table cell, emphasis or a heading.  Control characters are left
+ * to the terminal's escaping (visible_add()), as every byte written is.
+ */
+void cmp_md_escape(struct strbuf *out, const char *s);
+
 void compare_render(struct strbuf *out, const struct cmp_result *r,
 					const struct cmp_labels *labels, enum cmp_format format);
 

@@ -8,16 +8,29 @@
 #include "history.h"
 #include "json_int.h"
 
+/* S, escaped when the medium is Markdown (MD). */
+static void
+add_name(struct strbuf *out, const char *s, bool md)
+{
+	if (md)
+		cmp_md_escape(out, s);
+	else
+		strbuf_addstr(out, s);
+}
+
 static void
 print_change(struct strbuf *out, const struct history_series *s,
-			 const struct history_change *c, const char *prefix)
+			 const struct history_change *c, const char *prefix, bool md)
 {
-	strbuf_addf(out,
-				"%s%s/%s at %d clients: from run %" PRId64
-				" (%s): %.6g -> %.6g (%+.1f %%), p = %.3f\n",
-				prefix, s->variant, s->workload, s->clients, s->runs[c->index],
-				s->started[c->index], c->before, c->after,
-				100 * (c->after / c->before - 1), c->p);
+	strbuf_addstr(out, prefix);
+	add_name(out, s->variant, md);
+	strbuf_addch(out, '/');
+	add_name(out, s->workload, md);
+	strbuf_addf(out, " at %d clients: from run %" PRId64 " (", s->clients,
+				s->runs[c->index]);
+	add_name(out, s->started[c->index], md);
+	strbuf_addf(out, "): %.6g -> %.6g (%+.1f %%), p = %.3f\n", c->before,
+				c->after, 100 * (c->after / c->before - 1), c->p);
 }
 
 void
@@ -28,6 +41,7 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 	/* tps with one decimal, milliseconds with three */
 	int decimals = m == CMP_TPS ? 1 : 3;
 	int total = 0;
+	bool md = f == CMP_FORMAT_MARKDOWN;
 
 	for (int i = 0; i < ns; i++)
 		total += ss[i].nchanges;
@@ -93,7 +107,7 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 			{
 				struct strbuf msg = STRBUF_INIT;
 
-				print_change(&msg, &ss[i], &ss[i].changes[j], "");
+				print_change(&msg, &ss[i], &ss[i].changes[j], "", false);
 				msg.buf[strcspn(msg.buf, "\n")] = '\0';
 				strbuf_addstr(out, "      <failure type=\"change-point\" "
 								   "message=\"");
@@ -106,16 +120,18 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 		strbuf_addstr(out, "  </testsuite>\n</testsuites>\n");
 		return;
 	}
-	strbuf_addf(out, "%spgcliff history: recipe %s, metric %s, %d series\n",
-				f == CMP_FORMAT_MARKDOWN ? "### " : "", recipe,
-				cmp_metric_name(m), ns);
+	strbuf_addf(out, "%spgcliff history: recipe ", md ? "### " : "");
+	add_name(out, recipe, md);
+	strbuf_addf(out, ", metric %s, %d series\n", cmp_metric_name(m), ns);
 	for (int i = 0; i < ns; i++)
 	{
 		const struct history_series *s = &ss[i];
 
-		strbuf_addf(out, "\n%svariant %s, workload %s, %d clients\n\n",
-					f == CMP_FORMAT_MARKDOWN ? "#### " : "", s->variant,
-					s->workload, s->clients);
+		strbuf_addf(out, "\n%svariant ", md ? "#### " : "");
+		add_name(out, s->variant, md);
+		strbuf_addstr(out, ", workload ");
+		add_name(out, s->workload, md);
+		strbuf_addf(out, ", %d clients\n\n", s->clients);
 		if (f == CMP_FORMAT_MARKDOWN)
 			strbuf_addstr(out,
 						  "| run | started | value | |\n|--:|:--|--:|:--|\n");
@@ -129,10 +145,13 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 			for (int k = 0; k < s->nchanges; k++)
 				if (s->changes[k].index == j)
 					mark = "<- change";
-			if (f == CMP_FORMAT_MARKDOWN)
-				strbuf_addf(out, "| %" PRId64 " | %s | %.*f | %s |\n",
-							s->runs[j], s->started[j], decimals, s->values[j],
+			if (md)
+			{
+				strbuf_addf(out, "| %" PRId64 " | ", s->runs[j]);
+				cmp_md_escape(out, s->started[j]);
+				strbuf_addf(out, " | %.*f | %s |\n", decimals, s->values[j],
 							mark);
+			}
 			else
 				strbuf_addf(out, "%8" PRId64 "  %-20s %12.*f%s%s\n",
 							s->runs[j], s->started[j], decimals, s->values[j],
@@ -149,6 +168,5 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 		strbuf_addstr(out, "\n");
 	for (int i = 0; i < ns; i++)
 		for (int j = 0; j < ss[i].nchanges; j++)
-			print_change(out, &ss[i], &ss[i].changes[j],
-						 f == CMP_FORMAT_MARKDOWN ? "- " : "  ");
+			print_change(out, &ss[i], &ss[i].changes[j], md ? "- " : "  ", md);
 }

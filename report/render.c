@@ -4,6 +4,7 @@
  * report/FORMATS.md), JUnit XML (a testcase per point, a failure per
  * regression) and GitHub's annotations (an error per regression).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,52 @@ cmp_format_parse(const char *name, enum cmp_format *out)
 	else
 		return -1;
 	return 0;
+}
+
+void
+cmp_md_escape(struct strbuf *out, const char *s)
+{
+	s = s ? s : "";
+	for (const char *p = s; *p; p++)
+	{
+		if (*p == '\n' || *p == '\r')
+		{
+			strbuf_addch(out, ' ');
+			continue;
+		}
+		/* inside a word (txid_current) an underscore emphasises nothing */
+		if (*p == '_' && p > s && isalnum((unsigned char) p[-1]) &&
+			isalnum((unsigned char) p[1]))
+			;
+		else if (strchr("\\`*_[]<>|~&#$", *p))
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *p);
+	}
+}
+
+/* S as a Markdown code span, or as escaped text when it holds what would
+ * end the span or the table cell (a backtick, a bar, a line end). */
+static void
+md_code(struct strbuf *out, const char *s)
+{
+	if (s == NULL || strpbrk(s, "`|\r\n") != NULL)
+	{
+		cmp_md_escape(out, s);
+		return;
+	}
+	strbuf_addch(out, '`');
+	strbuf_addstr(out, s);
+	strbuf_addch(out, '`');
+}
+
+/* S, escaped when the medium is Markdown (MD). */
+static void
+add_name(struct strbuf *out, const char *s, bool md)
+{
+	if (md)
+		cmp_md_escape(out, s);
+	else
+		strbuf_addstr(out, s);
 }
 
 /* A metric value: tps with one decimal, milliseconds with three. */
@@ -256,16 +303,18 @@ pairing(const struct cmp_result *r, char *buf, size_t size)
 }
 
 static void
-add_header_line(struct strbuf *out, const struct cmp_result *r)
+add_header_line(struct strbuf *out, const struct cmp_result *r, bool md)
 {
 	char pct[32], how[96];
 	const struct cmp_opts *o = &r->opts;
 	int judged = r->npoints - r->nmissing;
 
+	/* the metric may name a probe or a function of the stored run */
+	strbuf_addstr(out, "metric ");
+	add_name(out, cmp_opts_metric(o), md);
 	strbuf_addf(out,
-				"metric %s (%s is better), margin %.1f %% (rule %s), %s %% "
+				" (%s is better), margin %.1f %% (rule %s), %s %% "
 				"intervals %s, Holm over %d point%s",
-				cmp_opts_metric(o),
 				cmp_metric_higher_is_better(o->metric) ? "higher" : "lower",
 				100 * o->margin, cmp_rule_name(o->rule),
 				conf_pct(o->conf, pct, sizeof(pct)),
@@ -474,14 +523,16 @@ add_pp(struct strbuf *out, const struct stats_diff *d)
 
 /* "LWLock:WALInsert 1.20 -> 3.84 (x3.20)", SEP between */
 static void
-add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep)
+add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep,
+		  bool md)
 {
 	for (int i = 0; i < n->nwaits; i++)
 	{
 		const struct cmp_why_wait *w = &n->waits[i];
 
-		strbuf_addf(out, "%s%s %.2f -> %.2f", i ? sep : "", w->event,
-					w->a_per_s, w->b_per_s);
+		strbuf_addstr(out, i ? sep : "");
+		add_name(out, w->event, md);
+		strbuf_addf(out, " %.2f -> %.2f", w->a_per_s, w->b_per_s);
 		if (w->a_per_s > 0 && w->b_per_s > 0)
 			strbuf_addf(out, " (x%.2f)", w->b_per_s / w->a_per_s);
 		else
@@ -490,22 +541,23 @@ add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep)
 }
 
 static void
-add_profile_head(struct strbuf *out, const struct cmp_why_node *n)
+add_profile_head(struct strbuf *out, const struct cmp_why_node *n, bool md)
 {
+	add_name(out, n->node, md);
 	if (n->counted)
 		strbuf_addf(out,
-					"%s, counted by callgrind: %.0f and %.0f instructions per "
+					", counted by callgrind: %.0f and %.0f instructions per "
 					"transaction over %d and %d block%s%s (shares of the "
 					"instructions, not of CPU samples)",
-					n->node, n->na ? (double) n->a_samples / n->na : 0.0,
+					n->na ? (double) n->a_samples / n->na : 0.0,
 					n->nb ? (double) n->b_samples / n->nb : 0.0, n->na, n->nb,
 					n->nb == 1 ? "" : "s",
 					n->paired ? ", paired by block" : "");
 	else
 		strbuf_addf(out,
-					"%s, CPU profile: %" PRIu64 " and %" PRIu64
+					", CPU profile: %" PRIu64 " and %" PRIu64
 					" samples in %d and %d block%s%s",
-					n->node, n->a_samples, n->b_samples, n->na, n->nb,
+					n->a_samples, n->b_samples, n->na, n->nb,
 					n->nb == 1 ? "" : "s",
 					n->paired ? ", paired by block" : "");
 }
@@ -537,7 +589,7 @@ text_why(struct strbuf *out, const struct cmp_result *r)
 			if (n->nfuncs > 0)
 			{
 				strbuf_addstr(out, "    ");
-				add_profile_head(out, n);
+				add_profile_head(out, n, false);
 				strbuf_addf(out, "\n         A %%      B %%  %-30s  %s\n",
 							"  B - A pp  [interval]", "function (module)");
 				for (int k = 0; k < n->nfuncs; k++)
@@ -554,7 +606,7 @@ text_why(struct strbuf *out, const struct cmp_result *r)
 			if (n->nwaits > 0)
 			{
 				strbuf_addf(out, "    %s, wait events: ", n->node);
-				add_waits(out, n, "; ");
+				add_waits(out, n, "; ", false);
 				strbuf_addch(out, '\n');
 			}
 		}
@@ -577,7 +629,9 @@ markdown_why(struct strbuf *out, const struct cmp_result *r)
 	{
 		const struct cmp_why *w = &r->why[i];
 
-		strbuf_addf(out, "\n**%s**\n", w->step);
+		strbuf_addstr(out, "\n**");
+		cmp_md_escape(out, w->step);
+		strbuf_addstr(out, "**\n");
 		for (int j = 0; j < w->nnodes; j++)
 		{
 			const struct cmp_why_node *n = &w->nodes[j];
@@ -585,7 +639,7 @@ markdown_why(struct strbuf *out, const struct cmp_result *r)
 			strbuf_addstr(out, "\n");
 			if (n->nfuncs > 0)
 			{
-				add_profile_head(out, n);
+				add_profile_head(out, n, true);
 				strbuf_addstr(out, ":\n\n| function | module | A % | B % | "
 								   "B - A pp | interval |\n"
 								   "|:--|:--|--:|--:|--:|:--|\n");
@@ -593,9 +647,12 @@ markdown_why(struct strbuf *out, const struct cmp_result *r)
 				{
 					const struct cmp_why_func *f = &n->funcs[k];
 
-					strbuf_addf(out, "| `%s` | %s | %.2f | %.2f | %+.2f | ",
-								f->symbol, f->dso, f->a_pct, f->b_pct,
-								f->d.diff);
+					strbuf_addstr(out, "| ");
+					md_code(out, f->symbol);
+					strbuf_addstr(out, " | ");
+					cmp_md_escape(out, f->dso);
+					strbuf_addf(out, " | %.2f | %.2f | %+.2f | ", f->a_pct,
+								f->b_pct, f->d.diff);
 					if (isfinite(f->d.lo) && isfinite(f->d.hi))
 						strbuf_addf(out, "[%+.2f, %+.2f] |\n", f->d.lo,
 									f->d.hi);
@@ -605,9 +662,10 @@ markdown_why(struct strbuf *out, const struct cmp_result *r)
 			}
 			if (n->nwaits > 0)
 			{
-				strbuf_addf(out, "%s%s, wait events: ", n->nfuncs ? "\n" : "",
-							n->node);
-				add_waits(out, n, "; ");
+				strbuf_addstr(out, n->nfuncs ? "\n" : "");
+				cmp_md_escape(out, n->node);
+				strbuf_addstr(out, ", wait events: ");
+				add_waits(out, n, "; ", true);
 				strbuf_addstr(out, "\n");
 			}
 		}
@@ -621,7 +679,7 @@ render_text(struct strbuf *out, const struct cmp_result *r,
 	strbuf_addf(out, "pgcliff compare%s%s\n", l->recipe ? ": recipe " : "",
 				l->recipe ? l->recipe : "");
 	strbuf_addf(out, "A (baseline):  %s\nB (candidate): %s\n", l->a, l->b);
-	add_header_line(out, r);
+	add_header_line(out, r, false);
 	strbuf_addch(out, '\n');
 	for (int ci = 0; ci < r->ncurves; ci++)
 	{
@@ -669,7 +727,11 @@ markdown_table(struct strbuf *out, const struct cmp_result *r,
 			continue;
 		strbuf_addf(out, "| %d |", p->clients);
 		if (windows)
-			strbuf_addf(out, " %s |", p->window);
+		{
+			strbuf_addch(out, ' ');
+			cmp_md_escape(out, p->window);
+			strbuf_addstr(out, " |");
+		}
 		strbuf_addf(out, " %d | %d | ", p->na, p->nb);
 		add_value(out, r, p->median_a, 0);
 		strbuf_addstr(out, " | ");
@@ -695,23 +757,35 @@ static void
 render_markdown(struct strbuf *out, const struct cmp_result *r,
 				const struct cmp_labels *l)
 {
-	strbuf_addf(out, "### pgcliff compare%s%s: %s\n\n", l->recipe ? " " : "",
-				l->recipe ? l->recipe : "", cmp_outcome_name(r->outcome));
-	strbuf_addf(out, "**A** (baseline): %s  \n**B** (candidate): %s  \n", l->a,
-				l->b);
-	add_header_line(out, r);
+	strbuf_addstr(out, "### pgcliff compare");
+	if (l->recipe)
+	{
+		strbuf_addch(out, ' ');
+		cmp_md_escape(out, l->recipe);
+	}
+	strbuf_addf(out,
+				": %s\n\n**A** (baseline): ", cmp_outcome_name(r->outcome));
+	cmp_md_escape(out, l->a);
+	strbuf_addstr(out, "  \n**B** (candidate): ");
+	cmp_md_escape(out, l->b);
+	strbuf_addstr(out, "  \n");
+	add_header_line(out, r, true);
 	strbuf_addstr(out, "\n");
 	for (int ci = 0; ci < r->ncurves; ci++)
 	{
 		const struct cmp_curve *c = &r->curves[ci];
 
-		strbuf_addf(out, "\n#### %s\n\n", c->workload);
+		strbuf_addstr(out, "\n#### ");
+		cmp_md_escape(out, c->workload);
+		strbuf_addstr(out, "\n\n");
 		add_curve_facts(out, r, c, "- ", "\n");
 		strbuf_addstr(out, "\n\n");
 		markdown_table(out, r, c->workload, false);
 		if (has_windows(r, c->workload))
 		{
-			strbuf_addf(out, "\nWindows of %s (tps):\n\n", c->workload);
+			strbuf_addstr(out, "\nWindows of ");
+			cmp_md_escape(out, c->workload);
+			strbuf_addstr(out, " (tps):\n\n");
 			markdown_table(out, r, c->workload, true);
 			strbuf_addstr(out, "\n");
 			add_window_facts(out, r, c->workload, "- ");

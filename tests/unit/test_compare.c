@@ -631,6 +631,37 @@ test_steal_adjusted(void)
 }
 
 /* a look with 2 blocks has an interval up to 1e26: printed short */
+/* Markdown shows a name and does nothing else (cmp_md_escape()). */
+static void
+test_md_escape(void)
+{
+	static const struct
+	{
+		const char *in, *want;
+	} cases[] = {
+		{"txid_current", "txid_current"}, /* inside a word: nothing */
+		{"_a_ *b*", "\\_a\\_ \\*b\\*"},
+		{"<script>x</script>", "\\<script\\>x\\</script\\>"},
+		{"[a](http://e) ![i](x)", "\\[a\\](http://e) !\\[i\\](x)"},
+		{"a|b\nc\rd", "a\\|b c d"},
+		{"`x` ~~y~~ &amp; # $1$ \\",
+		 "\\`x\\` \\~\\~y\\~\\~ \\&amp; \\# \\$1\\$ \\\\"},
+		{"", ""},
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		strbuf_reset(&sb);
+		cmp_md_escape(&sb, cases[i].in);
+		CHECK_STR(sb.buf, cases[i].want);
+	}
+	strbuf_reset(&sb);
+	cmp_md_escape(&sb, NULL);
+	CHECK_STR(sb.buf, "");
+	strbuf_release(&sb);
+}
+
 static void
 test_interval_text(void)
 {
@@ -696,6 +727,7 @@ main(int argc, char **argv)
 	test_rules();
 	test_steal_adjusted();
 	test_interval_text();
+	test_md_escape();
 	test_pvalues_agree_with_interval();
 	test_repeats_to_decide();
 	test_history();
