@@ -189,7 +189,7 @@ client_send(struct thread *t, struct client *c, int cmdi)
 	return true;
 }
 
-/* The per-second slot of time NOW, growing the arrays in -t mode. */
+/* The second of the window of time NOW (the last, past its end). */
 int64_t
 second_of(struct thread *t, int64_t now)
 {
@@ -198,29 +198,29 @@ second_of(struct thread *t, int64_t now)
 
 	if (!e->txmode)
 		return sec >= e->nseconds ? e->nseconds - 1 : sec;
-	if (sec >= t->nsec_cap)
-	{
-		int cap = t->nsec_cap;
-
-		while (sec >= cap)
-			cap *= 2;
-		t->sec_txns = xrealloc(t->sec_txns, (size_t) cap * sizeof(uint64_t));
-		t->sec_failures =
-			xrealloc(t->sec_failures, (size_t) cap * sizeof(uint64_t));
-		t->sec_lat_sum_ns =
-			xrealloc(t->sec_lat_sum_ns, (size_t) cap * sizeof(double));
-		t->sec_lat_max_ns =
-			xrealloc(t->sec_lat_max_ns, (size_t) cap * sizeof(uint64_t));
-		for (int i = t->nsec_cap; i < cap; i++)
-		{
-			t->sec_txns[i] = t->sec_failures[i] = t->sec_lat_max_ns[i] = 0;
-			t->sec_lat_sum_ns[i] = 0;
-		}
-		t->nsec_cap = cap;
-	}
 	if (sec + 1 > t->nsec_used)
 		t->nsec_used = (int) sec + 1;
 	return sec;
+}
+
+/* Add D to a slot's count: this thread is its only writer (sec_slot). */
+static inline void
+slot_add(_Atomic uint64_t *v, uint64_t d)
+{
+	atomic_store_explicit(v, atomic_load_explicit(v, memory_order_relaxed) + d,
+						  memory_order_relaxed);
+}
+
+static inline void
+slot_max(struct sec_slot *sl, int64_t sec, uint64_t lat)
+{
+	if (atomic_load_explicit(&sl->max_sec, memory_order_relaxed) != sec)
+	{
+		atomic_store_explicit(&sl->lat_max_ns, lat, memory_order_relaxed);
+		atomic_store_explicit(&sl->max_sec, sec, memory_order_relaxed);
+	}
+	else if (lat > atomic_load_explicit(&sl->lat_max_ns, memory_order_relaxed))
+		atomic_store_explicit(&sl->lat_max_ns, lat, memory_order_relaxed);
 }
 
 static void
@@ -258,7 +258,7 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 	{
 		t->failures++;
 		t->ss[c->si].failures++;
-		t->sec_failures[sec]++;
+		slot_add(&t->ring[sec % SEC_RING].failures, 1);
 		if (c->fail_class >= 0)
 			t->class_counts[c->fail_class]++;
 		if (c->fail_kind == 1)
@@ -280,10 +280,9 @@ record_txn(struct thread *t, struct client *c, int64_t now)
 		t->ss[c->si].txns++;
 		if (t->w->nscripts > 1)
 			hist_record(t->ss[c->si].latency, lat);
-		t->sec_txns[sec]++;
-		t->sec_lat_sum_ns[sec] += (double) lat;
-		if (lat > t->sec_lat_max_ns[sec])
-			t->sec_lat_max_ns[sec] = lat;
+		slot_add(&t->ring[sec % SEC_RING].txns, 1);
+		slot_add(&t->ring[sec % SEC_RING].lat_sum_ns, lat);
+		slot_max(&t->ring[sec % SEC_RING], sec, lat);
 		t->prog_lat_local += (double) lat;
 		t->prog_latsq_local += (double) lat * (double) lat;
 		atomic_store_explicit(&t->prog_txns, t->txns, memory_order_relaxed);

@@ -195,6 +195,34 @@ struct load_sample
 	char error[160];
 };
 
+/*
+ * One finished second of the window, as told to load_point.sink: each
+ * workload's transactions ended in it (their latencies' sum and largest),
+ * its failures and errors by class; and the nodes' samples taken since
+ * the last second told (each says its own second).  A transaction
+ * recorded after its second was told (its thread ran late by over a
+ * second) counts in the next second told instead: the seconds add up to
+ * the point's totals exactly.
+ */
+struct load_second_wl
+{
+	uint64_t txns;
+	uint64_t failures;
+	double lat_sum_ns;
+	uint64_t lat_max_ns;
+	const struct load_error_second *errors; /* all of this second */
+	int nerrors;
+};
+
+struct load_second
+{
+	int second;
+	int nworkloads;
+	const struct load_second_wl *w;
+	const struct load_sample *samples;
+	int nsamples;
+};
+
 /* A progress report, given to the callback from the calling thread. */
 struct load_progress_wl
 {
@@ -292,6 +320,16 @@ struct load_point
 	 */
 	int (*ready)(void *arg, int64_t *start_ns, struct pgc_error *err);
 	void *ready_arg;
+	/*
+	 * Each second of the window, told from the calling thread about a
+	 * second after it ends (the last ones when the load is done), in
+	 * order, each once; borrowed until SINK returns.  With a sink the
+	 * result keeps neither the per-second series nor the samples
+	 * (nseconds, nerrors and nsamples are 0): a long window's memory
+	 * stays flat.  NULL: the result keeps them.
+	 */
+	void (*sink)(void *arg, const struct load_second *s);
+	void *sink_arg;
 };
 
 /*

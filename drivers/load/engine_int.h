@@ -10,6 +10,7 @@
 #define PGCLIFF_ENGINE_INT_H
 
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,6 +116,25 @@ struct txlog
 	double lag_sum, lag_sum2, lag_min, lag_max;
 };
 
+/*
+ * A thread's counts of the window's seconds, in a ring the calling thread
+ * reads as the seconds pass (seconds.c): second S counts in slot
+ * S % SEC_RING.  Each slot's counts only grow, over every second that
+ * maps to it, and only the thread writes them (relaxed atomic loads and
+ * stores: plain moves on x86, no lock); the reader keeps what it has
+ * taken and takes the difference.  LAT_MAX_NS is second MAX_SEC's.
+ */
+#define SEC_RING 64
+
+struct sec_slot
+{
+	_Atomic uint64_t txns;
+	_Atomic uint64_t failures;
+	_Atomic uint64_t lat_sum_ns;
+	_Atomic uint64_t lat_max_ns;
+	_Atomic int64_t max_sec;
+};
+
 struct thread
 {
 	pthread_t tid;
@@ -126,7 +146,6 @@ struct thread
 	int epfd;
 	int active;    /* clients not DONE/ABORTED */
 	int nsleeping; /* clients in CS_SLEEP */
-	int nsec_cap;  /* length of the sec_* arrays */
 	int nsec_used; /* seconds with a transaction, -t mode */
 	struct hist *hist;
 	uint64_t txns;
@@ -149,15 +168,17 @@ struct thread
 	uint64_t lag_n;
 	double lag_sum_ns;
 	int64_t lag_max_ns;
-	struct load_error_second *errs; /* errors by second and class */
+	/*
+	 * Errors by second and class, under errs_mu: the calling thread takes
+	 * them as it tells each second (seconds.c)
+	 */
+	pthread_mutex_t errs_mu;
+	struct load_error_second *errs;
 	int nerrs;
 	int errs_cap;
 	struct load_event *events; /* timed event: occurrences started */
 	int nevents;
-	uint64_t *sec_txns;
-	uint64_t *sec_failures;
-	double *sec_lat_sum_ns;
-	uint64_t *sec_lat_max_ns;
+	struct sec_slot ring[SEC_RING]; /* the window's seconds, as they pass */
 	int aborted;
 	char first_error[512];
 	/* read by the main thread for progress reports */
@@ -246,11 +267,47 @@ void engine_fail(struct engine *e, const struct pgc_error *err);
  */
 int ep_set(struct thread *t, struct client *c, uint32_t events, int op);
 
-/* The per-second slot of time NOW, growing the arrays in -t mode. */
+/* The second of the window of time NOW (the last, past its end). */
 int64_t second_of(struct thread *t, int64_t now);
 
 /* A thread (ARG: its struct thread): connect, prepare, run, close. */
 void *thread_main(void *arg);
+
+/* ---------------------------------------------------------------------
+ * The window's seconds, told as they pass (seconds.c)
+ * ------------------------------------------------------------------- */
+
+/* What a point without a sink keeps of its seconds for the result. */
+struct sec_kept
+{
+	struct load_workload_result *w; /* the series and errors, by workload */
+	int nworkloads;
+	int n, cap;
+	struct load_sample *samples;
+	int nsamples;
+};
+
+struct sec_reader;
+
+/* A reader of E's threads' seconds, once they are set up. */
+struct sec_reader *seconds_open(const struct engine *e);
+void seconds_close(struct sec_reader *r, const struct engine *e);
+
+/*
+ * From the calling thread: tell every second whose end is a second past
+ * at NOW, or with DONE (the threads joined; -t: e->nseconds set) every
+ * second left.  The sampler's ROWS (*NROWS of them, in order) go with the
+ * second they belong to; those told are removed (their strings freed, or
+ * kept in KEPT).  Without a sink the seconds go to KEPT.
+ */
+void seconds_tell(struct engine *e, struct sec_reader *r, int64_t now,
+				  bool done, struct load_sample *rows, int *nrows,
+				  struct sec_kept *kept);
+
+void sec_kept_init(struct sec_kept *k, int nworkloads);
+/* Move the series, errors and samples kept into OUT (its w allocated). */
+void sec_kept_move(struct sec_kept *k, struct load_result *out);
+void sec_kept_release(struct sec_kept *k);
 
 /* ---------------------------------------------------------------------
  * -l logs (txlog.c)

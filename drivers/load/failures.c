@@ -186,6 +186,7 @@ record_error(struct thread *t, int k, int64_t now)
 	if (k < 0 || now < e->window_start_ns || now > e->window_end_ns)
 		return;
 	sec = (int) second_of(t, now);
+	pthread_mutex_lock(&t->errs_mu);
 	/* this thread's clock only moves on: this second's entries are last */
 	for (int i = t->nerrs - 1; i >= 0 && t->errs[i].second == sec; i--)
 	{
@@ -195,6 +196,7 @@ record_error(struct thread *t, int k, int64_t now)
 		if (strcmp(t->errs[i].sqlclass, name) == 0)
 		{
 			t->errs[i].count++;
+			pthread_mutex_unlock(&t->errs_mu);
 			return;
 		}
 	}
@@ -207,6 +209,7 @@ record_error(struct thread *t, int k, int64_t now)
 	class_name(k, t->errs[t->nerrs].sqlclass);
 	t->errs[t->nerrs].count = 1;
 	t->nerrs++;
+	pthread_mutex_unlock(&t->errs_mu);
 }
 
 /*

@@ -70,11 +70,7 @@ thread_setup(struct engine *e, struct thread *t, const struct load_workload *w,
 	t->hist = xmalloc(sizeof(struct hist));
 	hist_reset(t->hist);
 	t->class_counts = xcalloc(NCOUNTERS, sizeof(uint32_t));
-	t->nsec_cap = e->nseconds;
-	t->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
-	t->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
-	t->sec_lat_sum_ns = xcalloc((size_t) e->nseconds, sizeof(double));
-	t->sec_lat_max_ns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
+	pthread_mutex_init(&t->errs_mu, NULL);
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	for (int i = 0; i < nclients; i++)
 	{
@@ -125,10 +121,8 @@ thread_release(struct thread *t)
 	free(t->errs);
 	free(t->events);
 	free(t->class_counts);
-	free(t->sec_txns);
-	free(t->sec_failures);
-	free(t->sec_lat_sum_ns);
-	free(t->sec_lat_max_ns);
+	if (t->e)
+		pthread_mutex_destroy(&t->errs_mu);
 	if (t->epfd >= 0)
 		close(t->epfd);
 }
@@ -157,35 +151,6 @@ merge_events(struct load_workload_result *r, const struct thread *t)
 		}
 		else if (te->actual_ns < r->events[k].actual_ns)
 			r->events[k].actual_ns = te->actual_ns;
-	}
-}
-
-/* Add thread T's errors by second into R, kept ordered by second. */
-static void
-merge_errors(struct load_workload_result *r, const struct thread *t)
-{
-	for (int i = 0; i < t->nerrs; i++)
-	{
-		const struct load_error_second *te = &t->errs[i];
-		int k;
-
-		for (k = 0; k < r->nerrors; k++)
-			if (r->errors[k].second == te->second &&
-				strcmp(r->errors[k].sqlclass, te->sqlclass) == 0)
-				break;
-		if (k < r->nerrors)
-		{
-			r->errors[k].count += te->count;
-			continue;
-		}
-		r->errors = xrealloc(r->errors,
-							 (size_t) (r->nerrors + 1) * sizeof(*r->errors));
-		/* insertion keeps the seconds in order */
-		for (k = r->nerrors; k > 0 && r->errors[k - 1].second > te->second;
-			 k--)
-			r->errors[k] = r->errors[k - 1];
-		r->errors[k] = *te;
-		r->nerrors++;
 	}
 }
 
@@ -259,11 +224,6 @@ merge_results(struct engine *e, struct load_result *out)
 
 		r->latency = xmalloc(sizeof(struct hist));
 		hist_reset(r->latency);
-		r->nseconds = e->nseconds;
-		r->sec_txns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
-		r->sec_failures = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
-		r->sec_lat_sum_ns = xcalloc((size_t) e->nseconds, sizeof(double));
-		r->sec_lat_max_ns = xcalloc((size_t) e->nseconds, sizeof(uint64_t));
 		for (int ti = 0; ti < e->nthreads; ti++)
 		{
 			struct thread *t = &e->threads[ti];
@@ -274,14 +234,6 @@ merge_results(struct engine *e, struct load_result *out)
 			r->txns += t->txns;
 			r->failures += t->failures;
 			hist_add(r->latency, t->hist);
-			for (int s = 0; s < e->nseconds && s < t->nsec_cap; s++)
-			{
-				r->sec_txns[s] += t->sec_txns[s];
-				r->sec_failures[s] += t->sec_failures[s];
-				r->sec_lat_sum_ns[s] += t->sec_lat_sum_ns[s];
-				if (t->sec_lat_max_ns[s] > r->sec_lat_max_ns[s])
-					r->sec_lat_max_ns[s] = t->sec_lat_max_ns[s];
-			}
 			for (size_t k = 0; k < NCOUNTERS; k++)
 				classes[k] += t->class_counts[k];
 			r->retried += t->retried;
@@ -294,7 +246,6 @@ merge_results(struct engine *e, struct load_result *out)
 			lag_sum += t->lag_sum_ns;
 			if ((double) t->lag_max_ns / 1e6 > r->lag_max_ms)
 				r->lag_max_ms = (double) t->lag_max_ns / 1e6;
-			merge_errors(r, t);
 			merge_events(r, t);
 			merge_scripts(r, t);
 			if (t->aborted && r->aborted_clients == 0)
@@ -922,9 +873,9 @@ sampler_open(const struct engine *e, struct sampler *sm)
 	sample_nodes(p, sm, SAMPLE_BEFORE_LOAD);
 }
 
-/* Close SM's connections; its samples go to OUT. */
+/* Close SM's connections (its rows are told with the last seconds). */
 static void
-sampler_close(struct sampler *sm, struct load_result *out)
+sampler_close(struct sampler *sm)
 {
 	for (int i = 0; i < sm->nnodes; i++)
 		PQfinish(sm->conns[i]);
@@ -935,8 +886,6 @@ sampler_close(struct sampler *sm, struct load_result *out)
 	free(sm->have_last);
 	if (sm->nnodes > 0)
 		probe_set_release(&sm->probes);
-	out->samples = sm->rows;
-	out->nsamples = sm->nrows;
 }
 
 /*
@@ -949,7 +898,8 @@ sampler_close(struct sampler *sm, struct load_result *out)
  */
 static void
 watch_window(struct engine *e, struct sampler *sm, struct load_result *out,
-			 struct warm_watch *ww, bool *interrupted, int64_t *now_out)
+			 struct warm_watch *ww, struct sec_reader *rd,
+			 struct sec_kept *kept, bool *interrupted, int64_t *now_out)
 {
 	const struct load_point *p = e->p;
 	bool injected = false;
@@ -1024,6 +974,7 @@ watch_window(struct engine *e, struct sampler *sm, struct load_result *out,
 				sample_nodes(p, sm, second);
 			next_sample += 1000000000;
 		}
+		seconds_tell(e, rd, now, false, sm->rows, &sm->nrows, kept);
 	}
 	if (edge_begun && !edge_ended)
 		p->window_edge(p->window_edge_arg, false);
@@ -1068,6 +1019,8 @@ load_run(const struct load_point *p, struct load_result *out,
 	bool interrupted = false;
 	struct warm_watch ww;
 	struct sampler sm;
+	struct sec_reader *rd;
+	struct sec_kept kept;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1088,12 +1041,14 @@ load_run(const struct load_point *p, struct load_result *out,
 	if (e.nseconds < 1)
 		e.nseconds = 1;
 	split_clients(&e);
+	rd = seconds_open(&e);
+	sec_kept_init(&kept, p->nworkloads);
 	t_connect = clock_now_ns();
 	start_threads(&e);
 	sampler_open(&e, &sm);
 	(void) open_window(&e, t_connect, out, &ww, &interrupted);
-	watch_window(&e, &sm, out, &ww, &interrupted, &now);
-	sampler_close(&sm, out);
+	watch_window(&e, &sm, out, &ww, rd, &kept, &interrupted, &now);
+	sampler_close(&sm);
 	for (int i = 0; i < e.nstarted; i++)
 		pthread_join(e.threads[i].tid, NULL);
 
@@ -1112,6 +1067,10 @@ load_run(const struct load_point *p, struct load_result *out,
 			if (e.threads[i].nsec_used > e.nseconds)
 				e.nseconds = e.threads[i].nsec_used;
 	}
+	/* the seconds left, and what came late, with the last samples */
+	seconds_tell(&e, rd, now, true, sm.rows, &sm.nrows, &kept);
+	free(sm.rows);
+	seconds_close(rd, &e);
 
 	if (e.first_err.kind != PGC_ERR_NONE)
 	{
@@ -1123,10 +1082,15 @@ load_run(const struct load_point *p, struct load_result *out,
 		error_set(err, PGC_ERR_INTERRUPTED, "interrupted");
 		out->interrupted = true;
 		merge_results(&e, out);
+		sec_kept_move(&kept, out);
 		rc = -1;
 	}
 	else
+	{
 		merge_results(&e, out);
+		sec_kept_move(&kept, out);
+	}
+	sec_kept_release(&kept);
 	collect_backends(&e, out);
 	for (int i = 0; i < e.nthreads; i++)
 		thread_release(&e.threads[i]);

@@ -47,6 +47,7 @@ struct sql
 	int64_t busy_since_ns;
 	int64_t next_tell_ns;
 	int64_t busy_timeout_ns;
+	bool impatient; /* SQLite: a lock held elsewhere fails at once */
 	bool read_only; /* PostgreSQL: set again on a new session */
 };
 
@@ -170,6 +171,8 @@ busy_wait(void *arg, int count)
 		db->busy_since_ns = now;
 		db->next_tell_ns = now + BUSY_TELL_NS;
 	}
+	if (db->impatient)
+		return 0;
 	waited = now - db->busy_since_ns;
 	/* once interrupted, the wait is the ordinary one again: what is left
 	 * to store (the run's end) is still stored if the lock goes soon */
@@ -198,6 +201,24 @@ void
 sql_set_busy_timeout(struct sql *db, int64_t ns)
 {
 	db->busy_timeout_ns = ns > 0 ? ns : BUSY_TIMEOUT_NS;
+}
+
+void
+sql_set_patient(struct sql *db, bool patient)
+{
+	db->impatient = !patient;
+}
+
+void
+sql_set_cache_kib(struct sql *db, int kib)
+{
+	char q[64];
+
+	if (db->backend != SQL_SQLITE)
+		return;
+	/* a negative size is in KiB; a cache size cannot fail to be set */
+	snprintf(q, sizeof(q), "PRAGMA cache_size = -%d", kib);
+	sqlite3_exec(db->lite, q, NULL, NULL, NULL);
 }
 
 /*

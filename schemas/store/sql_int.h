@@ -114,6 +114,11 @@ void sql_wait_for_locks(struct sql *db, volatile sig_atomic_t *interrupt,
 						void *arg);
 /* SQLite: how long a lock is waited for (NS <= 0: the default, 30 s). */
 void sql_set_busy_timeout(struct sql *db, int64_t ns);
+/* Whether a lock held elsewhere is waited for (the default) or fails the
+ * statement at once (SQLite; PostgreSQL's server waits on its own). */
+void sql_set_patient(struct sql *db, bool patient);
+/* SQLite: the page cache held to KIB kB (PostgreSQL: nothing to do). */
+void sql_set_cache_kib(struct sql *db, int kib);
 /* SQLite: replace DB's file by a copy of it in memory.  0 or -1. */
 int sql_copy_to_memory(struct sql *db);
 

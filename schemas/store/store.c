@@ -35,6 +35,18 @@ store_set_busy_timeout(struct store *st, int64_t ns)
 	sql_set_busy_timeout(st->db, ns);
 }
 
+void
+store_set_patient(struct store *st, bool patient)
+{
+	sql_set_patient(st->db, patient);
+}
+
+void
+store_set_lean(struct store *st)
+{
+	sql_set_cache_kib(st->db, STORE_LEAN_CACHE_KIB);
+}
+
 /*
  * Migrations: entry i brings the schema from version i to i + 1.  Never
  * edit a released entry; append a new one.
@@ -256,6 +268,19 @@ static const struct migration
 	 NULL, NULL},
 	/* 17 -> 18: the coordinator's signature of a point's spec (wire.h) */
 	{"ALTER TABLE work_point ADD COLUMN signature TEXT;", NULL, NULL},
+	/* 18 -> 19: a point's seconds staged as its window runs (stage.c) */
+	{("CREATE TABLE series_stage ("
+	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	  "  order_idx INTEGER NOT NULL,"
+	  "  workload TEXT NOT NULL,"
+	  "  second INTEGER NOT NULL,"
+	  "  transactions INTEGER NOT NULL,"
+	  "  failures INTEGER NOT NULL,"
+	  "  lat_avg_ms REAL,"
+	  "  lat_max_ms REAL,"
+	  "  failures_by_class TEXT,"
+	  "  PRIMARY KEY (run_id, order_idx, workload, second)) WITHOUT ROWID;"),
+	 NULL, NULL},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -669,6 +694,9 @@ store_run_begin(struct store *st, const struct store_run *r, int64_t *run_id,
 				 : db_fail(st, err, "could not store the run");
 	}
 	sql_finalize(s);
+	/* what a killed run staged, now that a new one may stage its own */
+	if (rc == 0)
+		rc = sweep_staged_series(st, err);
 	return rc;
 }
 
@@ -934,7 +962,9 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 	if (begin_write(st, err) < 0)
 		return -1;
 	if (insert_point_row(st, run_id, p, &id, err) < 0 ||
-		insert_series(st, id, p, err) < 0 ||
+		(p->staged ? move_staged_series(st, id, run_id, p->order_idx,
+										p->workload, err)
+				   : insert_series(st, id, p, err)) < 0 ||
 		insert_events(st, id, p, err) < 0 ||
 		insert_windows(st, id, p, err) < 0)
 	{
@@ -974,6 +1004,9 @@ store_run_finish(struct store *st, int64_t run_id, const char *status,
 	else
 		rc = 0;
 	sql_finalize(s);
+	/* a point's seconds staged for a point that was never stored */
+	if (rc == 0)
+		rc = store_series_unstage(st, run_id, -1, err);
 	return rc;
 }
 

@@ -22,9 +22,9 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 18
+#define STORE_SCHEMA_VERSION 19
 
-/* "libpq 15.18, SQLite 3.40.1, store schema 18": what this build reads
+/* "libpq 15.18, SQLite 3.40.1, store schema 19": what this build reads
  * and writes with, for --version. */
 void store_versions(struct strbuf *out);
 
@@ -86,6 +86,20 @@ void store_wait_for_locks(struct store *st, volatile sig_atomic_t *interrupt,
 /* The busy timeout of an SQLite store (NS <= 0: the default, 30 s); a
  * PostgreSQL store's server waits for its own locks. */
 void store_set_busy_timeout(struct store *st, int64_t ns);
+/*
+ * Whether an SQLite store waits for another process's lock (the default)
+ * or fails at once with PGC_ERR_STORE: for writes that can come later,
+ * made where waiting would delay something timed.
+ */
+void store_set_patient(struct store *st, bool patient);
+/*
+ * Holds an SQLite store's page cache to STORE_LEAN_CACHE_KIB, for a
+ * process that writes for a long time and must keep a flat memory (a
+ * run: its cache would otherwise grow with every page it writes, up to
+ * SQLite's 2 MB); a PostgreSQL store caches nothing here.
+ */
+#define STORE_LEAN_CACHE_KIB 64
+void store_set_lean(struct store *st);
 
 struct store_run
 {
@@ -233,6 +247,9 @@ struct store_point
 	double lag_max_ms;
 	const struct store_series_row *series;
 	int nseries;
+	/* the series was staged instead (store_series_stage()): moved from
+	 * there under the point, SERIES ignored */
+	bool staged;
 	const struct store_event_row *events; /* a timed event's occurrences */
 	int nevents;
 	const struct store_window_row *windows; /* the recipe's windows */
@@ -393,6 +410,26 @@ int store_get_scripts(struct store *st, int64_t point_id,
 					  struct store_script_row **rows, int *nrows,
 					  struct pgc_error *err);
 void store_scripts_free(struct store_script_row *rows, int n);
+
+/*
+ * A point's series as its window runs: a long window streams its seconds
+ * a block at a time (load_point.sink) instead of keeping them, staged
+ * under the run, the plan step and the workload (NSECONDS × NW ROWS,
+ * second by second, each in WORKLOADS' order; all or none);
+ * store_point_add() with store_point.staged moves them under the point in the
+ * point's transaction.  Unstage drops a step's (ORDER_IDX -1: every step's)
+ * when its point is not stored.  The staged transactions per second, for the
+ * point's window statistics: *TPS[0..*N) (caller frees).
+ */
+int store_series_stage(struct store *st, int64_t run_id, int order_idx,
+					   const char *const *workloads, int nw,
+					   const struct store_series_row *rows, int nseconds,
+					   struct pgc_error *err);
+int store_series_staged_tps(struct store *st, int64_t run_id, int order_idx,
+							const char *workload, double **tps, int *n,
+							struct pgc_error *err);
+int store_series_unstage(struct store *st, int64_t run_id, int order_idx,
+						 struct pgc_error *err);
 
 /* The samples of the point measured at plan step ORDER_IDX of a run. */
 int store_samples_add(struct store *st, int64_t run_id, int order_idx,

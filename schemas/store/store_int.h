@@ -39,6 +39,17 @@ int begin_write(struct store *st, struct pgc_error *err);
 /* Run SQL, which returns no rows. */
 int exec_sql(struct store *st, const char *sql, struct pgc_error *err);
 
+/*
+ * Under point ID, in the caller's transaction: the seconds staged for
+ * RUN_ID's step ORDER_IDX and WORKLOAD moved there (stage.c).
+ */
+int move_staged_series(struct store *st, int64_t id, int64_t run_id,
+					   int order_idx, const char *workload,
+					   struct pgc_error *err);
+
+/* Drops the seconds staged by runs that cannot store them (stage.c). */
+int sweep_staged_series(struct store *st, struct pgc_error *err);
+
 /* The run row at S's current row (RUN_COLUMNS) into R. */
 void read_run_row(struct sql_stmt *s, struct store_run_row *r);
 

@@ -298,6 +298,7 @@ test_upgrade_from_5(const char *dbfile)
 	/* back to what pgcliff wrote before schema 6 */
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
+						   "DROP TABLE series_stage;"
 						   "ALTER TABLE sample DROP COLUMN probes;"
 						   "ALTER TABLE point DROP COLUMN steal_pct;"
 						   "ALTER TABLE point DROP COLUMN instructions;"
@@ -1099,6 +1100,7 @@ main(int argc, char **argv)
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 		CHECK_INT(
 			sqlite3_exec(db,
+						 "DROP TABLE series_stage;"
 						 "ALTER TABLE point DROP COLUMN steal_pct;"
 						 "ALTER TABLE point DROP COLUMN instructions;"
 						 "ALTER TABLE point DROP COLUMN l1_misses;"

@@ -65,29 +65,40 @@ fill_workloads(const struct run *r, const struct run_target *rt, int si,
  * report_windows() computes them (none for a timed event).
  */
 static int
-window_rows(const struct recipe *rc, const struct load_workload *w,
-			const struct load_workload_result *res,
-			struct store_window_row *out)
+window_rows(struct run *r, const struct load_workload *w,
+			const struct load_workload_result *res, int order,
+			struct store_window_row *out, struct pgc_error *err)
 {
+	const struct recipe *rc = r->recipe;
 	struct report_window_def *defs;
 	struct report_window *win;
 	double *tps;
-	int n;
+	int n, nsec = res->nseconds;
 
 	if (w->timed || rc->nwindows == 0)
 		return 0;
+	if (r->streamed)
+	{
+		/* the series went to the store as the window ran */
+		if (store_series_staged_tps(r->store, r->run_id, order, w->name, &tps,
+									&nsec, err) < 0)
+			return -1;
+	}
+	else
+	{
+		tps = xcalloc((size_t) nsec + 1, sizeof(double));
+		for (int s = 0; s < nsec; s++)
+			tps[s] = (double) res->sec_txns[s];
+	}
 	defs = xcalloc((size_t) rc->nwindows, sizeof(*defs));
 	win = xcalloc((size_t) rc->nwindows, sizeof(*win));
-	tps = xcalloc((size_t) res->nseconds + 1, sizeof(double));
 	for (int k = 0; k < rc->nwindows; k++)
 	{
 		defs[k].name = rc->windows[k].name;
 		defs[k].start_s = rc->windows[k].start_s;
 		defs[k].end_s = rc->windows[k].end_s;
 	}
-	for (int s = 0; s < res->nseconds; s++)
-		tps[s] = (double) res->sec_txns[s];
-	n = report_windows(tps, res->nseconds, defs, rc->nwindows, win);
+	n = report_windows(tps, nsec, defs, rc->nwindows, win);
 	for (int k = 0; k < n; k++)
 	{
 		out[k].name = win[k].name;
@@ -104,17 +115,15 @@ window_rows(const struct recipe *rc, const struct load_workload *w,
 	return n;
 }
 
-/* Second SEC's errors by class ({"40": 3}), or NULL: none. */
-static char *
-errors_of_second(const struct load_workload_result *res, int sec)
+char *
+errors_json(const struct load_error_second *e, int n, int sec)
 {
 	json_t *d = json_object();
 
-	for (int i = 0; i < res->nerrors; i++)
-		if (res->errors[i].second == sec)
-			json_object_set_new(
-				d, res->errors[i].sqlclass,
-				json_integer((json_int_t) res->errors[i].count));
+	for (int i = 0; i < n; i++)
+		if (sec < 0 || e[i].second == sec)
+			json_object_set_new(d, e[i].sqlclass,
+								json_integer((json_int_t) e[i].count));
 	if (json_object_size(d) == 0)
 	{
 		json_decref(d);
@@ -239,7 +248,8 @@ store_point(struct run *r, const struct run_target *rt,
 				? res->sec_lat_sum_ns[s] / (double) res->sec_txns[s] / 1e6
 				: 0;
 		series[s].lat_max_ms = (double) res->sec_lat_max_ns[s] / 1e6;
-		series[s].failures_by_class = err_texts[s] = errors_of_second(res, s);
+		series[s].failures_by_class = err_texts[s] =
+			errors_json(res->errors, res->nerrors, s);
 	}
 	memset(&sp, 0, sizeof(sp));
 	sp.variant = rt->v->name;
@@ -286,10 +296,13 @@ store_point(struct run *r, const struct run_target *rt,
 	sp.events = events;
 	sp.nevents = res->nevents;
 	sp.windows = windows;
-	sp.nwindows = window_rows(rc, w, res, windows);
+	sp.nwindows = window_rows(r, w, res, order, windows, err);
 	sp.series = series;
 	sp.nseries = res->nseconds;
-	result = store_point_add(r->store, r->run_id, &sp, NULL, err);
+	sp.staged = r->streamed;
+	result = sp.nwindows < 0
+				 ? -1
+				 : store_point_add(r->store, r->run_id, &sp, NULL, err);
 	if (result == 0)
 	{
 		struct report_row *row;
@@ -320,6 +333,33 @@ store_point(struct run *r, const struct run_target *rt,
 	return result;
 }
 
+void
+sample_row(const struct load_point *lp, const struct load_sample *sa,
+		   struct store_sample_row *row, char **confl)
+{
+	static const char *const kinds[5] = {"snapshot", "lock", "bufferpin",
+										 "deadlock", "tablespace"};
+	json_t *d = json_object();
+
+	for (int k = 0; k < 5; k++)
+		json_object_set_new(d, kinds[k],
+							json_integer((json_int_t) sa->conflicts[k]));
+	*confl = json_text(d);
+	memset(row, 0, sizeof(*row));
+	row->node = lp->nodes[sa->node].name;
+	row->second = sa->second;
+	row->ok = sa->ok;
+	row->commits = sa->commits;
+	row->conflicts = sa->ok ? *confl : NULL;
+	row->standby = sa->standby;
+	row->lag_bytes = sa->lag_bytes;
+	row->lag_s = sa->lag_s;
+	row->waits = sa->waits;
+	row->query_ms = sa->query_ms;
+	row->error = sa->error[0] ? sa->error : NULL;
+	row->probes = sa->probes;
+}
+
 /*
  * The server-side samples of a point, with the plan step: commits, wait
  * events, conflicts and replay lag per node and second.  ERR may be NULL
@@ -332,33 +372,11 @@ store_samples(struct run *r, const struct load_point *lp,
 	struct store_sample_row *rows =
 		xcalloc((size_t) res->nsamples + 1, sizeof(*rows));
 	char **confl = xcalloc((size_t) res->nsamples + 1, sizeof(char *));
-	static const char *const kinds[5] = {"snapshot", "lock", "bufferpin",
-										 "deadlock", "tablespace"};
 	struct pgc_error ignored;
 	int result;
 
 	for (int i = 0; i < res->nsamples; i++)
-	{
-		const struct load_sample *sa = &res->samples[i];
-		json_t *d = json_object();
-
-		for (int k = 0; k < 5; k++)
-			json_object_set_new(d, kinds[k],
-								json_integer((json_int_t) sa->conflicts[k]));
-		confl[i] = json_text(d);
-		rows[i].node = lp->nodes[sa->node].name;
-		rows[i].second = sa->second;
-		rows[i].ok = sa->ok;
-		rows[i].commits = sa->commits;
-		rows[i].conflicts = sa->ok ? confl[i] : NULL;
-		rows[i].standby = sa->standby;
-		rows[i].lag_bytes = sa->lag_bytes;
-		rows[i].lag_s = sa->lag_s;
-		rows[i].waits = sa->waits;
-		rows[i].query_ms = sa->query_ms;
-		rows[i].error = sa->error[0] ? sa->error : NULL;
-		rows[i].probes = sa->probes;
-	}
+		sample_row(lp, &res->samples[i], &rows[i], &confl[i]);
 	result = store_samples_add(r->store, r->run_id, order, rows, res->nsamples,
 							   err ? err : &ignored);
 	for (int i = 0; i < res->nsamples; i++)
@@ -526,11 +544,13 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	struct load_node nodes[2];
 	struct run_event ev;
 	struct count_result cnt;
+	struct point_stream stream;
 	bool counted = c->count_txns > 0;
 	double secs;
 	int nw = rc->nworkloads, result = 0;
 
 	memset(&cnt, 0, sizeof(cnt));
+	memset(&stream, 0, sizeof(stream));
 
 	if (switch_target(r, order ? &r->plan[order - 1] : NULL, st, err) < 0)
 		return -1;
@@ -573,17 +593,24 @@ run_step(struct run *r, int order, struct load_workload *wl,
 	ev.workload = st->workload >= 0 ? wl[0].name : NULL;
 	run_emit(r, &ev);
 
+	/* a point this process measures streams its seconds to the store
+	 * (counted ones are short; the workers' come back as documents) */
+	r->streamed = !counted && c->workers <= 0;
+	if (r->streamed)
+		stream_begin(&stream, r, &lp, order);
 	if ((counted ? count_point(rt->t, &lp, (uint64_t) c->count_txns, &res,
 							   &cnt, err)
 				 : measure_point(r, &lp, order, &res, err)) < 0)
 	{
+		(void) stream_end(&stream, false, NULL);
 		if (res.w)
 			store_samples(r, &lp, &res, order, NULL);
 		store_profiles(r, order, false, NULL);
 		load_result_release(&res);
 		return -1;
 	}
-	if (store_profiles(r, order, true, err) < 0 ||
+	if (stream_end(&stream, true, err) < 0 ||
+		store_profiles(r, order, true, err) < 0 ||
 		(counted && store_count_profile(r, order, &cnt, err) < 0))
 	{
 		load_result_release(&res);

@@ -742,6 +742,8 @@ begin_run(struct run *r, struct pgc_error *err)
 	run.plan = plan;
 	run.script_files = files;
 	run.measure = rc->measure_metric || decided ? measure : NULL;
+	/* a run writes for as long as it lasts: its memory stays flat */
+	store_set_lean(r->store);
 	result = store_run_begin(r->store, &run, &r->run_id, err);
 	free(sha);
 	free(plan);

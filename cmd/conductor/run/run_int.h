@@ -91,6 +91,7 @@ struct run
 	bool prof_external_said;
 	bool profiling;    /* perf may sample: setup_profiles() */
 	bool until_failed; /* a look could not be taken or stored */
+	bool streamed;     /* the step's seconds went to the store (stream.c) */
 };
 
 struct host_facts
@@ -246,6 +247,42 @@ int store_point(struct run *r, const struct run_target *rt,
 int store_samples(struct run *r, const struct load_point *lp,
 				  const struct load_result *res, int order,
 				  struct pgc_error *err);
+
+/* Sample SA of LP as the store keeps it; *CONFL: its conflicts' JSON
+ * (ROW points to it; caller frees), the other strings SA's. */
+void sample_row(const struct load_point *lp, const struct load_sample *sa,
+				struct store_sample_row *row, char **confl);
+
+/* Errors by class ({"40": 3}) of second SEC of E[0..N) (-1: all of
+ * them), or NULL: none.  Caller frees. */
+char *errors_json(const struct load_error_second *e, int n, int sec);
+
+/*
+ * A point's seconds streamed to the store as its window runs (stream.c):
+ * stream_begin() makes LP's sink write each second's series (staged
+ * until the point is stored: store_series_stage()) and samples, a block
+ * of seconds at a time; the point's result then keeps neither.
+ * stream_end() writes the rest and, with KEEP, leaves the series staged
+ * for store_point() (0, or -1 with ERR); without, keeps the samples
+ * (quietly, as a failed point's) and drops the series.
+ */
+struct point_stream
+{
+	struct run *r;
+	const struct load_point *lp;
+	const char **names;            /* the workloads' */
+	struct store_series_row *rows; /* buffered: by second, then workload */
+	struct store_sample_row *samples;
+	int order;
+	int nw;
+	int nrows, cap; /* seconds buffered */
+	int nsamples, scap;
+	int since_try; /* seconds told since the last write was tried */
+};
+
+void stream_begin(struct point_stream *ps, struct run *r,
+				  struct load_point *lp, int order);
+int stream_end(struct point_stream *ps, bool keep, struct pgc_error *err);
 
 /*
  * Pin the servers and the driver apart for a point that placement pins
