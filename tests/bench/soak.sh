@@ -25,7 +25,18 @@ nw=${SOAK_WORKLOADS:-1}
 big=${SOAK_BIG:-4096}
 bound_kb=256
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-soak.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+pid=
+# stopped: pgcliff is stopped too, and writes its last (a failed run's
+# logs, beside the store) before the scratch dir goes
+cleanup() {
+	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 export PGCLIFF_DB=$tmp/soak.db
 
 # Samples VmRSS and RssAnon (kB) of PID every 10 s into FILE until PID is
