@@ -25,12 +25,12 @@ nw=${SOAK_WORKLOADS:-1}
 big=${SOAK_BIG:-4096}
 bound_kb=256
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgcliff-soak.XXXXXX")
-pid=
+live= # the pgcliff running, until it is waited for (its pid is not reused)
 # stopped: pgcliff is stopped too, and writes its last (a failed run's
 # logs, beside the store) before the scratch dir goes
 cleanup() {
-	if [[ -n $pid ]] && kill -TERM "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null || true
+	if [[ -n $live ]] && kill -TERM "$live" 2>/dev/null; then
+		wait "$live" 2>/dev/null || true
 	fi
 	rm -rf "$tmp"
 }
@@ -96,9 +96,12 @@ warm=${SOAK_WARM:-$((secs / 10 > 60 ? secs / 10 : 60))}
 } >"$tmp/soak.yaml"
 echo "== soak: $duration at $rate tps, $clients clients, $nw workload(s), warm-up ${warm}s"
 "$pgcliff" run "$tmp/soak.yaml" -q >"$tmp/soak.out" 2>&1 &
-pid=$!
+pid=$! live=$pid
 sample_rss "$pid" "$tmp/soak.rss" &
-wait "$pid" || { cat "$tmp/soak.out"; exit 1; }
+rc=0
+wait "$pid" || rc=$?
+live=
+((rc == 0)) || { cat "$tmp/soak.out"; exit 1; }
 wait
 flat=0
 report_rss "$tmp/soak.rss" "$warm" || flat=$?
@@ -122,7 +125,7 @@ server:
 YAML
 	echo "== $big clients, 10 s"
 	"$pgcliff" run "$tmp/big.yaml" >"$tmp/big.out" 2>&1 &
-	pid=$!
+	pid=$! live=$pid
 	: >"$tmp/big.rss"
 	while rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null) &&
 		[[ -n $rss ]]; do
@@ -131,6 +134,7 @@ YAML
 	done
 	rc=0
 	wait "$pid" || rc=$?
+	live=
 	tail -15 "$tmp/big.out"
 	hwm=$(cat "$tmp/big.rss")
 	base=$(awk 'END {print $2}' "$tmp/soak.rss")
