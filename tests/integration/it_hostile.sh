@@ -78,6 +78,7 @@ print(cols)
 PY
 check_eq "rewrite" $? 0
 cols=$(cat "$TMP/rewrite.out")
+echo "text columns rewritten: $cols"
 [ "${cols:-0}" -ge 30 ] || fail "only ${cols:-0} text columns rewritten"
 
 # every byte written: no ESC, no C1 control, no CR but before LF
