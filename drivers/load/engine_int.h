@@ -298,7 +298,8 @@ void seconds_close(struct sec_reader *r, const struct engine *e);
  * at NOW, or with DONE (the threads joined; -t: e->nseconds set) every
  * second left.  The sampler's ROWS (*NROWS of them, in order) go with the
  * second they belong to; those told are removed (their strings freed, or
- * kept in KEPT).  Without a sink the seconds go to KEPT.
+ * kept in KEPT), and with DONE every row is (-t: those after the last
+ * second told are dropped).  Without a sink the seconds go to KEPT.
  */
 void seconds_tell(struct engine *e, struct sec_reader *r, int64_t now,
 				  bool done, struct load_sample *rows, int *nrows,

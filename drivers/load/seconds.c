@@ -363,6 +363,17 @@ seconds_tell(struct engine *e, struct sec_reader *r, int64_t now, bool done,
 		tell_second(e, r, s, done && s == last, rows + taken, n, kept);
 		taken += n;
 	}
+	if (done)
+	{
+		/* -t, every second told before: samples past the last
+		 * transaction's second are outside the window */
+		for (int i = taken; i < *nrows; i++)
+		{
+			free(rows[i].waits);
+			free(rows[i].probes);
+		}
+		taken = *nrows;
+	}
 	if (taken > 0)
 	{
 		memmove(rows, rows + taken, (size_t) (*nrows - taken) * sizeof(*rows));
