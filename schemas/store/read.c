@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,13 +264,8 @@ fill_variant(struct sql_stmt *s, void *row)
 	v->name = col_text(s, 0);
 	v->kind = col_text(s, 1);
 	v->bindir = col_text(s, 2);
-	v->gucs = col_text(s, 3);
-	v->target = col_text(s, 4);
-	v->server_version = col_text(s, 5);
-	v->settings = col_text(s, 6);
-	v->defines = col_text(s, 7);
-	v->pg_config = col_text(s, 8);
-	v->build = col_text(s, 9);
+	v->target = col_text(s, 3);
+	v->server_version = col_text(s, 4);
 }
 
 int
@@ -281,13 +275,19 @@ store_get_variants(struct store *st, int64_t run_id,
 {
 	void *out;
 	int rc = select_rows(st,
-						 "SELECT name, kind, bindir, gucs, target,"
-						 " server_version, settings, defines, pg_config, build"
+						 "SELECT name, kind, bindir, target, server_version"
 						 " FROM variant WHERE run_id = ? ORDER BY seq, name",
 						 &run_id, 1, sizeof(**rows), fill_variant, &out, nrows,
 						 "variants", err);
 
 	*rows = out;
+	if (rc == 0 && docs_variant_get(st, run_id, *rows, *nrows, err) < 0)
+	{
+		store_variants_free(*rows, *nrows);
+		*rows = NULL;
+		*nrows = 0;
+		return -1;
+	}
 	return rc;
 }
 
@@ -317,8 +317,9 @@ store_variants_free(struct store_variant_row *rows, int n)
 	" p.lat_avg_ms, p.lat_p50_ms, p.lat_p90_ms, p.lat_p99_ms,"                \
 	" p.lat_p999_ms, p.lat_max_ms, p.prepare_ms, p.run_id, " HISTOGRAM ","    \
 	" p.scale, p.retried, p.retries, p.skipped, p.late, p.lag_avg_ms,"        \
-	" p.lag_max_ms, p.warmup_s, p.warmup, p.steal_pct, p.instructions,"       \
-	" p.l1_misses, p.ll_misses, p.counted"
+	" p.lag_max_ms, p.warmup_s, p.steal_pct, p.instructions, p.l1_misses,"    \
+	" p.ll_misses, p.counted,"                                                \
+	" (SELECT count(*) FROM point_warmup w WHERE w.point_id = p.id)"
 #define POINT_COLUMNS POINT_COLUMNS_HIST("p.histogram")
 
 static void
@@ -358,11 +359,12 @@ fill_point(struct sql_stmt *s, void *row)
 	p->lag_avg_ms = sql_col_double(s, 29);
 	p->lag_max_ms = sql_col_double(s, 30);
 	p->warmup_s = sql_col_double(s, 31);
-	p->warmup = col_text(s, 32);
-	p->steal_pct = sql_col_null(s, 33) ? -1 : sql_col_double(s, 33);
+	p->steal_pct = sql_col_null(s, 32) ? -1 : sql_col_double(s, 32);
 	for (int k = 0; k < 3; k++)
-		p->cost[k] = sql_col_null(s, 34 + k) ? -1 : sql_col_double(s, 34 + k);
-	p->counted = sql_col_null(s, 37) ? 0 : (uint64_t) sql_col_int64(s, 37);
+		p->cost[k] = sql_col_null(s, 33 + k) ? -1 : sql_col_double(s, 33 + k);
+	p->counted = sql_col_null(s, 36) ? 0 : (uint64_t) sql_col_int64(s, 36);
+	/* a warm-up until stable: its document is read by read_points() */
+	p->warmup = sql_col_int(s, 37) ? xstrdup("") : NULL;
 }
 
 static int
@@ -374,6 +376,23 @@ read_points(struct store *st, struct sql_stmt *s,
 						  "points", err);
 
 	*rows = out;
+	/* a warm-up until stable, as its document (docs.c) */
+	for (int i = 0; rc == 0 && i < *nrows; i++)
+	{
+		struct store_point_row *p = &(*rows)[i];
+
+		if (p->warmup == NULL)
+			continue;
+		free(p->warmup);
+		p->warmup = NULL;
+		if (docs_warmup_get(st, p, err) < 0)
+		{
+			store_points_free(*rows, *nrows);
+			*rows = NULL;
+			*nrows = 0;
+			rc = -1;
+		}
+	}
 	return rc;
 }
 
@@ -441,89 +460,74 @@ store_points_free(struct store_point_row *rows, int n)
 	free(rows);
 }
 
-/* KEY of the object O as an integer (a JSON real truncated), 0 if none. */
-static int64_t
-json_int_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (json_is_integer(v))
-		return (int64_t) json_integer_value(v);
-	return json_is_real(v) ? (int64_t) json_real_value(v) : 0;
-}
-
-/* KEY of the object O as a string, copied; NULL if it is none. */
-static char *
-json_str_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
-}
-
 int
 store_get_scripts(struct store *st, int64_t point_id,
 				  struct store_script_row **rows, int *nrows,
 				  struct pgc_error *err)
 {
 	struct sql_stmt *s;
-	json_t *scripts = NULL;
-	size_t k;
-	json_t *sc;
-	int rc;
+	int rc, cap = 0;
 
 	*rows = NULL;
 	*nrows = 0;
-	/* the point's scripts are one JSON document, read here for both
-	 * backends (their JSON functions differ) */
-	if ((s = sql_prepare(st->db, "SELECT scripts FROM point WHERE id = ?")) ==
-		NULL)
+	if ((s = sql_prepare(
+			 st->db, "SELECT name, weight, transactions, failures, retried,"
+					 " lat_avg_ms FROM point_script WHERE point_id = ?"
+					 " ORDER BY script")) == NULL)
 		return db_fail(st, err, "could not read the scripts of a point");
 	sql_bind_int64(s, 1, point_id);
-	rc = sql_step(s);
-	if (rc == SQL_ROW && sql_col_text(s, 0))
-		scripts = json_loads(sql_col_text(s, 0), 0, NULL);
-	sql_finalize(s);
-	if (rc == SQL_ERROR)
-		return db_fail(st, err, "could not read the scripts of a point");
-	if (!json_is_array(scripts))
+	while ((rc = sql_step(s)) == SQL_ROW)
 	{
-		json_decref(scripts);
-		return 0;
-	}
-	*rows = xcalloc(json_array_size(scripts) + 1, sizeof(**rows));
-	json_array_foreach(scripts, k, sc)
-	{
-		struct store_script_row *r = &(*rows)[(*nrows)++];
-		const json_t *stmts = json_object_get(sc, "statements");
-		size_t j;
-		const json_t *x;
+		struct store_script_row *r;
 
-		r->name = json_str_of(sc, "name");
-		r->weight = (int) json_int_of(sc, "weight");
-		r->transactions = (uint64_t) json_int_of(sc, "transactions");
-		r->failures = (uint64_t) json_int_of(sc, "failures");
-		r->retried = (uint64_t) json_int_of(sc, "retried");
-		r->lat_avg_ms =
-			json_number_value(json_object_get(sc, "latency_avg_ms"));
-		if (!json_is_array(stmts))
-			continue;
-		r->statements =
-			xcalloc(json_array_size(stmts) + 1, sizeof(*r->statements));
-		json_array_foreach(stmts, j, x)
+		if (*nrows == cap)
 		{
-			struct store_statement_row *sr = &r->statements[r->nstatements++];
-
-			sr->line = (int) json_int_of(x, "line");
-			sr->command = json_str_of(x, "command");
-			sr->lat_avg_ms =
-				json_number_value(json_object_get(x, "latency_avg_ms"));
-			sr->failures = (uint64_t) json_int_of(x, "failures");
-			sr->retries = (uint64_t) json_int_of(x, "retries");
+			cap = cap ? 2 * cap : 4;
+			*rows = xrealloc(*rows, (size_t) cap * sizeof(**rows));
 		}
+		r = &(*rows)[(*nrows)++];
+		memset(r, 0, sizeof(*r));
+		r->name = col_text(s, 0);
+		r->weight = sql_col_int(s, 1);
+		r->transactions = (uint64_t) sql_col_int64(s, 2);
+		r->failures = (uint64_t) sql_col_int64(s, 3);
+		r->retried = (uint64_t) sql_col_int64(s, 4);
+		r->lat_avg_ms = sql_col_double(s, 5);
 	}
-	json_decref(scripts);
-	return 0;
+	sql_finalize(s);
+	if (rc == SQL_ERROR ||
+		(s = sql_prepare(st->db,
+						 "SELECT script, line, command, lat_avg_ms,"
+						 " failures, retries FROM point_statement"
+						 " WHERE point_id = ? ORDER BY script, seq")) == NULL)
+		goto fail;
+	sql_bind_int64(s, 1, point_id);
+	while ((rc = sql_step(s)) == SQL_ROW)
+	{
+		int k = sql_col_int(s, 0);
+		struct store_script_row *r;
+		struct store_statement_row *sr;
+
+		if (k < 0 || k >= *nrows)
+			continue;
+		r = &(*rows)[k];
+		r->statements = xrealloc(r->statements, (size_t) (r->nstatements + 1) *
+													sizeof(*r->statements));
+		sr = &r->statements[r->nstatements++];
+		sr->line = sql_col_int(s, 1);
+		sr->command = col_text(s, 2);
+		sr->lat_avg_ms = sql_col_double(s, 3);
+		sr->failures = (uint64_t) sql_col_int64(s, 4);
+		sr->retries = (uint64_t) sql_col_int64(s, 5);
+	}
+	sql_finalize(s);
+	if (rc != SQL_ERROR)
+		return 0;
+fail:
+	store_scripts_free(*rows, *nrows);
+	*rows = NULL;
+	*nrows = 0;
+	return db_fail(st, err, "could not read the scripts of a point");
 }
 
 /*

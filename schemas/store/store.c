@@ -56,6 +56,8 @@ static const struct migration
 	const char *sql;      /* both backends, in SQLite's words (sql_exec_ddl) */
 	const char *sqlite;   /* then this, on SQLite alone (or NULL) */
 	const char *postgres; /* then this, on PostgreSQL alone (or NULL) */
+	/* then this, on both (or NULL): data moved by code, not by SQL */
+	int (*data)(struct store *st, struct pgc_error *err);
 } migrations[] = {
 	/* 0 -> 1 */
 	{"CREATE TABLE run ("
@@ -114,14 +116,14 @@ static const struct migration
 	 "  lat_avg_ms REAL,"
 	 "  lat_max_ms REAL,"
 	 "  PRIMARY KEY (point_id, second)) WITHOUT ROWID;",
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 1 -> 2: connecting and preparing are timed apart */
 	{"ALTER TABLE point ADD COLUMN prepare_ms REAL NOT NULL DEFAULT 0;", NULL,
-	 NULL},
+	 NULL, NULL},
 	/* 2 -> 3: variants interleave by a stored plan; pg_config provenance */
 	{("ALTER TABLE run ADD COLUMN plan TEXT;"
 	  "ALTER TABLE variant ADD COLUMN pg_config TEXT;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 3 -> 4: pgbench parity: scripts, scale, retries, rate limits, and
 	 * errors by class per second */
 	{("ALTER TABLE point ADD COLUMN scale INTEGER;"
@@ -155,12 +157,12 @@ static const struct migration
 	  "  lag_bytes INTEGER, lag_s REAL, waits TEXT,"
 	  "  query_ms REAL NOT NULL, error TEXT,"
 	  "  PRIMARY KEY (run_id, order_idx, node, second)) WITHOUT ROWID;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 4 -> 5: variants built from source keep their build's provenance */
-	{"ALTER TABLE variant ADD COLUMN build TEXT;", NULL, NULL},
+	{"ALTER TABLE variant ADD COLUMN build TEXT;", NULL, NULL, NULL},
 	/* 5 -> 6: the metric the recipe measures, so that reading a run never
 	 * needs its recipe parsed again (NULL: tps, as before) */
-	{"ALTER TABLE run ADD COLUMN measure TEXT;", NULL, NULL},
+	{"ALTER TABLE run ADD COLUMN measure TEXT;", NULL, NULL, NULL},
 	/* 6 -> 7: a run that stops once decided keeps every look it took */
 	{("CREATE TABLE look ("
 	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
@@ -172,10 +174,10 @@ static const struct migration
 	  "  stop TEXT,"
 	  "  detail TEXT,"
 	  "  PRIMARY KEY (run_id, look)) WITHOUT ROWID;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 7 -> 8: which process writes a run, so that a reader can tell a
 	 * running run from one whose process died (process_identity()) */
-	{"ALTER TABLE run ADD COLUMN owner TEXT;", NULL, NULL},
+	{"ALTER TABLE run ADD COLUMN owner TEXT;", NULL, NULL, NULL},
 	/* 8 -> 9: server CPU profiles of a point's window, per node: rank 0
 	 * holds the whole profile (its samples and rate), 1.. its functions */
 	{("CREATE TABLE profile ("
@@ -186,7 +188,7 @@ static const struct migration
 	  "  dso TEXT, symbol TEXT,"
 	  "  pct REAL NOT NULL, samples INTEGER NOT NULL, hz INTEGER NOT NULL,"
 	  "  PRIMARY KEY (run_id, order_idx, node, rank)) WITHOUT ROWID;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 9 -> 10: a bisect and its steps, each step a run of its own */
 	{("CREATE TABLE bisect ("
 	  "  id INTEGER PRIMARY KEY,"
@@ -213,24 +215,25 @@ static const struct migration
 	  "  outcome TEXT,"
 	  "  detail TEXT,"
 	  "  PRIMARY KEY (bisect_id, step)) WITHOUT ROWID;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 10 -> 11: a warm-up until stable: what it judged and discarded */
-	{"ALTER TABLE point ADD COLUMN warmup TEXT;", NULL, NULL},
+	{"ALTER TABLE point ADD COLUMN warmup TEXT;", NULL, NULL, NULL},
 	/* 11 -> 12: a variant's place in its run, which SQLite's rowid kept
 	 * and PostgreSQL has not; and the store may be PostgreSQL's */
 	{"ALTER TABLE variant ADD COLUMN seq INTEGER;",
-	 "UPDATE variant SET seq = rowid;", NULL},
+	 "UPDATE variant SET seq = rowid;", NULL, NULL},
 	/* 12 -> 13: a run's identity in every store it is pushed to or
 	 * pulled from (store_copy_run()); older runs get one now */
 	{"ALTER TABLE run ADD COLUMN uid TEXT;"
 	 "CREATE UNIQUE INDEX run_uid ON run (uid);",
 	 "UPDATE run SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;",
 	 "UPDATE run SET uid = md5(random()::text || clock_timestamp()::text"
-	 " || id::text) WHERE uid IS NULL;"}, /* 13 -> 14: points whose clients are
-										   * spread over worker processes (run
-										   * --workers): the work posted, and
-										   * each worker's share of it (work.c;
-										   * used on PostgreSQL stores only) */
+	 " || id::text) WHERE uid IS NULL;",
+	 NULL}, /* 13 -> 14: points whose clients are
+			 * spread over worker processes (run
+			 * --workers): the work posted, and
+			 * each worker's share of it (work.c;
+			 * used on PostgreSQL stores only) */
 	{("CREATE TABLE work_point ("
 	  "  id INTEGER PRIMARY KEY,"
 	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
@@ -255,19 +258,19 @@ static const struct migration
 	  "  claimed_at TEXT, ready_at TEXT, done_at TEXT,"
 	  "  result TEXT, error TEXT,"
 	  "  UNIQUE (point_id, share));"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 14 -> 15: the hypervisor's share of the CPU during each window */
-	{"ALTER TABLE point ADD COLUMN steal_pct REAL;", NULL, NULL},
+	{"ALTER TABLE point ADD COLUMN steal_pct REAL;", NULL, NULL, NULL},
 	/* 15 -> 16: what the recipe's probes saw each second */
-	{"ALTER TABLE sample ADD COLUMN probes TEXT;", NULL, NULL},
+	{"ALTER TABLE sample ADD COLUMN probes TEXT;", NULL, NULL, NULL},
 	/* 16 -> 17: a counted point's work per transaction (run --count) */
 	{("ALTER TABLE point ADD COLUMN instructions REAL;"
 	  "ALTER TABLE point ADD COLUMN l1_misses REAL;"
 	  "ALTER TABLE point ADD COLUMN ll_misses REAL;"
 	  "ALTER TABLE point ADD COLUMN counted INTEGER;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
 	/* 17 -> 18: the coordinator's signature of a point's spec (wire.h) */
-	{"ALTER TABLE work_point ADD COLUMN signature TEXT;", NULL, NULL},
+	{"ALTER TABLE work_point ADD COLUMN signature TEXT;", NULL, NULL, NULL},
 	/* 18 -> 19: a point's seconds staged as its window runs (stage.c) */
 	{("CREATE TABLE series_stage ("
 	  "  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
@@ -280,7 +283,62 @@ static const struct migration
 	  "  lat_max_ms REAL,"
 	  "  failures_by_class TEXT,"
 	  "  PRIMARY KEY (run_id, order_idx, workload, second)) WITHOUT ROWID;"),
-	 NULL, NULL},
+	 NULL, NULL, NULL},
+	/* 19 -> 20: a variant's GUCs, settings, defines, pg_config and build,
+	 * a point's scripts and warm-up: tables, not JSON text (docs.c moves
+	 * every stored run's and drops the old columns) */
+	{("CREATE TABLE variant_setting ("
+	  "  run_id INTEGER NOT NULL,"
+	  "  variant TEXT NOT NULL,"
+	  "  kind TEXT NOT NULL"
+	  "    CHECK (kind IN ('guc', 'setting', 'define', 'pg_config')),"
+	  "  seq INTEGER NOT NULL,"
+	  "  name TEXT NOT NULL,"
+	  "  value TEXT,"
+	  "  PRIMARY KEY (run_id, variant, kind, name),"
+	  "  FOREIGN KEY (run_id, variant) REFERENCES variant (run_id, name)"
+	  "    ON DELETE CASCADE) WITHOUT ROWID;"
+	  "CREATE INDEX variant_setting_name ON variant_setting (kind, name);"
+	  "CREATE TABLE variant_build ("
+	  "  run_id INTEGER NOT NULL,"
+	  "  variant TEXT NOT NULL,"
+	  "  build_key TEXT, name TEXT, revision TEXT, identity TEXT,"
+	  "  installed TEXT, compiler TEXT, incremental INTEGER, built_at TEXT,"
+	  "  seconds REAL,"
+	  "  document TEXT NOT NULL,"
+	  "  PRIMARY KEY (run_id, variant),"
+	  "  FOREIGN KEY (run_id, variant) REFERENCES variant (run_id, name)"
+	  "    ON DELETE CASCADE) WITHOUT ROWID;"
+	  "CREATE TABLE point_script ("
+	  "  point_id INTEGER NOT NULL REFERENCES point (id) ON DELETE CASCADE,"
+	  "  script INTEGER NOT NULL,"
+	  "  name TEXT, weight INTEGER NOT NULL,"
+	  "  transactions INTEGER NOT NULL, failures INTEGER NOT NULL,"
+	  "  retried INTEGER NOT NULL,"
+	  "  lat_avg_ms REAL, lat_stddev_ms REAL,"
+	  "  PRIMARY KEY (point_id, script)) WITHOUT ROWID;"
+	  "CREATE TABLE point_statement ("
+	  "  point_id INTEGER NOT NULL,"
+	  "  script INTEGER NOT NULL,"
+	  "  seq INTEGER NOT NULL,"
+	  "  line INTEGER NOT NULL, command TEXT, lat_avg_ms REAL,"
+	  "  count INTEGER NOT NULL, failures INTEGER NOT NULL,"
+	  "  retries INTEGER NOT NULL,"
+	  "  PRIMARY KEY (point_id, script, seq),"
+	  "  FOREIGN KEY (point_id, script) REFERENCES point_script"
+	  "    (point_id, script) ON DELETE CASCADE) WITHOUT ROWID;"
+	  "CREATE TABLE point_warmup ("
+	  "  point_id INTEGER NOT NULL PRIMARY KEY"
+	  "    REFERENCES point (id) ON DELETE CASCADE,"
+	  "  until_mode TEXT, max_s REAL, tolerance REAL, tick_s REAL,"
+	  "  stable INTEGER, drift REAL);"
+	  "CREATE TABLE point_warmup_tick ("
+	  "  point_id INTEGER NOT NULL"
+	  "    REFERENCES point_warmup (point_id) ON DELETE CASCADE,"
+	  "  tick INTEGER NOT NULL,"
+	  "  tps REAL,"
+	  "  PRIMARY KEY (point_id, tick)) WITHOUT ROWID;"),
+	 NULL, NULL, docs_migrate},
 };
 
 _Static_assert(lengthof(migrations) == STORE_SCHEMA_VERSION,
@@ -375,6 +433,7 @@ migrate(struct store *st, struct pgc_error *err)
 			 sql_exec(st->db, migrations[v].sqlite) < 0) ||
 			(migrations[v].postgres && sql_backend(st->db) == SQL_POSTGRES &&
 			 sql_exec(st->db, migrations[v].postgres) < 0) ||
+			(migrations[v].data && migrations[v].data(st, err) < 0) ||
 			sql_set_schema_version(st->db, v + 1) < 0)
 		{
 			error_set(err, PGC_ERR_STORE, "migration to schema %d failed: %s",
@@ -707,39 +766,40 @@ store_variant_add(struct store *st, int64_t run_id,
 	struct sql_stmt *s = NULL;
 	int rc = -1;
 
+	/* the row and its documents' rows (docs.c) together, or none */
+	if (begin_write(st, err) < 0)
+		return -1;
 	if ((s = sql_prepare(
 			 st->db,
 			 "INSERT INTO variant (run_id, name, kind,"
-			 " bindir, defines, gucs, target, server_version,"
-			 " server_version_num, settings, pg_config, build, seq)"
-			 " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
+			 " bindir, target, server_version, server_version_num, seq)"
+			 " VALUES (?1,?2,?3,?4,?5,?6,?7,"
 			 "  (SELECT count(*) FROM variant WHERE run_id = ?1))"
 			 " ON CONFLICT (run_id, name) DO UPDATE SET kind = excluded.kind,"
-			 "  bindir = excluded.bindir, defines = excluded.defines,"
-			 "  gucs = excluded.gucs, target = excluded.target,"
+			 "  bindir = excluded.bindir, target = excluded.target,"
 			 "  server_version = excluded.server_version,"
-			 "  server_version_num = excluded.server_version_num,"
-			 "  settings = excluded.settings, pg_config = excluded.pg_config,"
-			 "  build = excluded.build")) == NULL)
-		return db_fail(st, err, "could not store the variant");
+			 "  server_version_num = excluded.server_version_num")) == NULL)
+	{
+		db_fail(st, err, "could not store the variant");
+		sql_rollback(st->db);
+		return -1;
+	}
 	sql_bind_int64(s, 1, run_id);
 	sql_bind_text(s, 2, v->name);
 	sql_bind_text(s, 3, v->kind);
 	sql_bind_text(s, 4, v->bindir);
-	sql_bind_text(s, 5, v->defines);
-	sql_bind_text(s, 6, v->gucs);
-	sql_bind_text(s, 7, v->target);
-	sql_bind_text(s, 8, v->server_version);
-	sql_bind_int64(s, 9, v->server_version_num);
-	sql_bind_text(s, 10, v->settings);
-	sql_bind_text(s, 11, v->pg_config);
-	sql_bind_text(s, 12, v->build);
+	sql_bind_text(s, 5, v->target);
+	sql_bind_text(s, 6, v->server_version);
+	sql_bind_int64(s, 7, v->server_version_num);
 	if (sql_step(s) != SQL_DONE)
 		db_fail(st, err, "could not store the variant");
 	else
-		rc = 0;
+		rc = docs_variant_put(st, run_id, v, err);
 	sql_finalize(s);
-	return rc;
+	if (rc == 0 && exec_sql(st, "COMMIT", err) == 0)
+		return 0;
+	sql_rollback(st->db);
+	return -1;
 }
 
 /* The point row of P in run RUN_ID, *ID its id; -1 with ERR. */
@@ -760,11 +820,11 @@ insert_point_row(struct store *st, int64_t run_id, const struct store_point *p,
 			 " failures_by_class, aborted_clients, abort_reason,"
 			 " tps, conn_ms, prepare_ms, lat_avg_ms, lat_stddev_ms, lat_p50_ms,"
 			 " lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms,"
-			 " histogram, scale, scripts, retried, retries, skipped, late,"
-			 " lag_avg_ms, lag_max_ms, warmup, steal_pct, instructions,"
+			 " histogram, scale, retried, retries, skipped, late,"
+			 " lag_avg_ms, lag_max_ms, steal_pct, instructions,"
 			 " l1_misses, ll_misses, counted)"
 			 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			 "?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
+			 "?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id")) == NULL)
 		goto fail;
 	sql_bind_int64(s, i++, run_id);
 	sql_bind_text(s, i++, p->variant);
@@ -798,14 +858,12 @@ insert_point_row(struct store *st, int64_t run_id, const struct store_point *p,
 		sql_bind_int64(s, i++, p->scale);
 	else
 		sql_bind_null(s, i++);
-	sql_bind_text(s, i++, p->scripts);
 	sql_bind_int64(s, i++, (int64_t) p->retried);
 	sql_bind_int64(s, i++, (int64_t) p->retries);
 	sql_bind_int64(s, i++, (int64_t) p->skipped);
 	sql_bind_int64(s, i++, (int64_t) p->late);
 	sql_bind_double(s, i++, p->lag_avg_ms);
 	sql_bind_double(s, i++, p->lag_max_ms);
-	sql_bind_text(s, i++, p->warmup);
 	if (p->steal_pct >= 0)
 		sql_bind_double(s, i++, p->steal_pct);
 	else
@@ -966,7 +1024,8 @@ store_point_add(struct store *st, int64_t run_id, const struct store_point *p,
 										p->workload, err)
 				   : insert_series(st, id, p, err)) < 0 ||
 		insert_events(st, id, p, err) < 0 ||
-		insert_windows(st, id, p, err) < 0)
+		insert_windows(st, id, p, err) < 0 ||
+		docs_point_put(st, id, p->scripts, p->warmup, err) < 0)
 	{
 		sql_rollback(st->db);
 		return -1;
@@ -1219,7 +1278,9 @@ static int
 copy_point_rows(struct store *from, struct store *to, int64_t old, int64_t new,
 				struct pgc_error *err)
 {
-	static const char *const tables[] = {"series", "event", "window_stat"};
+	static const char *const tables[] = {
+		"series",          "event",        "window_stat",      "point_script",
+		"point_statement", "point_warmup", "point_warmup_tick"};
 
 	for (size_t i = 0; i < lengthof(tables); i++)
 		if (copy_rows(from, to, tables[i], "point_id", old, new, false, NULL,
@@ -1233,8 +1294,9 @@ static int
 copy_run_rows(struct store *from, struct store *to, int64_t old, int64_t new,
 			  struct pgc_error *err)
 {
-	static const char *const tables[] = {"variant", "sample", "look",
-										 "profile"};
+	static const char *const tables[] = {"variant",       "variant_setting",
+										 "variant_build", "sample",
+										 "look",          "profile"};
 
 	if (copy_rows(from, to, "point", "run_id", old, new, true, copy_point_rows,
 				  err) < 0)

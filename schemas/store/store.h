@@ -22,9 +22,9 @@
 struct store;
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION 19
+#define STORE_SCHEMA_VERSION 20
 
-/* "libpq 15.18, SQLite 3.40.1, store schema 19": what this build reads
+/* "libpq 15.18, SQLite 3.40.1, store schema 20": what this build reads
  * and writes with, for --version. */
 void store_versions(struct strbuf *out);
 

@@ -85,11 +85,11 @@ check_eq "each step's runs judged until decided (looks stored)" \
 # provenance naming both commits, its diff the commits' difference
 cost_run=$(sql "SELECT run_id FROM bisect_step WHERE bisect_id = $b AND revision = '$COST'")
 check_eq "the cost's build: over good, incremental" \
-	"$(sql "SELECT json_extract(build, '\$.revision') || ' ' || json_extract(build, '\$.base_revision') || ' ' || json_extract(build, '\$.incremental') FROM variant WHERE run_id = $cost_run AND name LIKE 'rev_%'")" \
+	"$(sql "SELECT revision || ' ' || json_extract(document, '\$.base_revision') || ' ' || incremental FROM variant_build WHERE run_id = $cost_run AND variant LIKE 'rev_%'")" \
 	"$COST $GOOD 1"
-sql "SELECT json_extract(build, '\$.diff') FROM variant WHERE run_id = $cost_run AND name LIKE 'rev_%'" >"$TMP/diff"
+sql "SELECT json_extract(document, '\$.diff') FROM variant_build WHERE run_id = $cost_run AND variant LIKE 'rev_%'" >"$TMP/diff"
 grep -q '^+	pg_usleep(300L);' "$TMP/diff" || fail "the cost's diff is not in its provenance"
-key=$(sql "SELECT json_extract(build, '\$.key') FROM variant WHERE run_id = $cost_run AND name LIKE 'rev_%'")
+key=$(sql "SELECT build_key FROM variant_build WHERE run_id = $cost_run AND variant LIKE 'rev_%'")
 if [ -f "$CACHE/$key/build.log" ]; then
 	compiled=$(grep -cE '^(gcc|cc|clang)[^|]* -c ' "$CACHE/$key/build.log")
 	[ "$compiled" -ge 1 ] && [ "$compiled" -le 3 ] || fail "the cost's build compiled $compiled files, want the changed ones"

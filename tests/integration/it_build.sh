@@ -82,9 +82,9 @@ run=$(sql "SELECT max(id) FROM run")
 check_eq "status" "$(sql "SELECT status FROM run WHERE id = $run")" ok
 check_eq "versions" "$(sql "SELECT group_concat(server_version, ' ') FROM variant WHERE run_id = $run")" "$version $version"
 check_eq "bindirs" "$(sql "SELECT group_concat(bindir, ' ') FROM (SELECT bindir FROM variant WHERE run_id = $run ORDER BY name)")" "$base_bin $v64_bin"
-check_eq "defines stored" "$(sql "SELECT defines FROM variant WHERE run_id = $run AND name = 'locks64'")" '{"NUM_XLOGINSERT_LOCKS": "64"}'
-check_eq "provenance names the define" "$(sql "SELECT json_extract(build, '\$.defines[0].name') = 'NUM_XLOGINSERT_LOCKS' AND json_extract(build, '\$.defines[0].value') = '64' AND json_extract(build, '\$.defines[0].was') = '8' AND json_extract(build, '\$.compiler') LIKE 'gcc%' AND length(json_extract(build, '\$.source.content_sha256')) = 64 FROM variant WHERE run_id = $run AND name = 'locks64'")" 1
-check_eq "head's provenance: no define" "$(sql "SELECT build LIKE '%\"defines\": []%' FROM variant WHERE run_id = $run AND name = 'head'")" 1
+check_eq "defines stored" "$(sql "SELECT name || '=' || value FROM variant_setting WHERE run_id = $run AND variant = 'locks64' AND kind = 'define'")" 'NUM_XLOGINSERT_LOCKS=64'
+check_eq "provenance names the define" "$(sql "SELECT json_extract(document, '\$.defines[0].name') = 'NUM_XLOGINSERT_LOCKS' AND json_extract(document, '\$.defines[0].value') = '64' AND json_extract(document, '\$.defines[0].was') = '8' AND compiler LIKE 'gcc%' AND length(json_extract(document, '\$.source.content_sha256')) = 64 FROM variant_build WHERE run_id = $run AND variant = 'locks64'")" 1
+check_eq "head's provenance: no define" "$(sql "SELECT document LIKE '%\"defines\": []%' AND NOT EXISTS (SELECT 1 FROM variant_setting s WHERE s.run_id = b.run_id AND s.variant = 'head' AND s.kind = 'define') FROM variant_build b WHERE run_id = $run AND variant = 'head'")" 1
 grep -q "cached" "$TMP/run.err" || fail "run did not find its builds cached"
 "$PGCLIFF" show "$run" >"$TMP/show"
 grep -q '  build: .*release '"$version"', content .*defines {"NUM_XLOGINSERT_LOCKS": "64"}' "$TMP/show" || fail "show: no build line"

@@ -112,14 +112,13 @@ check_eq "weighted run exit" $? 0
 grep -q "^SQL script 1: <builtin: simple update>$" "$TMP/out2" || fail "script 1 header"
 grep -q "^ - weight: 3 (targets 75.0% of total)$" "$TMP/out2" || fail "weight line"
 grep -qE "^ +[0-9]+\.[0-9]{3} +0  UPDATE pgbench_accounts SET abalance" "$TMP/out2" || fail "statement latency line"
-share=$(sql "SELECT round(100.0 * json_extract(scripts, '\$[0].transactions') /
-  (json_extract(scripts, '\$[0].transactions') + json_extract(scripts, '\$[1].transactions')))
-  FROM point WHERE run_id = (SELECT max(id) FROM run)")
+share=$(sql "SELECT round(100.0 * sum(transactions) FILTER (WHERE script = 0) / sum(transactions))
+  FROM point_script WHERE point_id = (SELECT max(id) FROM point)")
 [ "${share%.*}" -ge 68 ] && [ "${share%.*}" -le 82 ] || fail "script 1 share $share%, want about 75%"
 "$PGCLIFF" show "$(last_run_id)" >"$TMP/show" 2>&1
 grep -q "^  script 2: <builtin: select only>, weight 1: " "$TMP/show" || fail "show: script line"
 grep -qE "^ +[0-9.]+ ms +0 failed +0 retried  line 6: UPDATE pgbench_accounts" "$TMP/show" || fail "show: statement line"
-check_eq "statements stored" "$(sql "SELECT json_array_length(scripts, '\$[0].statements') FROM point WHERE run_id = (SELECT max(id) FROM run)")" 9
+check_eq "statements stored" "$(sql "SELECT count(*) FROM point_statement WHERE script = 0 AND point_id = (SELECT max(id) FROM point)")" 9
 
 # --format pgbench: the same lines as pgbench 15 itself for the same
 # options on the same server, numbers aside

@@ -153,6 +153,65 @@ grep -q "^0 runs copied .* 4 there already" "$TMP/push5" || fail "push back: $(c
 "$PGCLIFF" push --db "$S3" --from "$URL" >"$TMP/o8" 2>&1
 check_eq "push --from: exit" $? 64
 
+# --- a schema 19 store on PostgreSQL, migrated by a command that writes.
+# tests/migrate's run, pushed to a new database, is taken back to schema 19
+# there (the documents of schema 20's tables put back in their JSON
+# columns, as pgcliff 19 wrote them, the tables dropped); a push into it
+# then migrates it, and every command of tests/migrate/commands.txt prints
+# what the schema 19 pgcliff printed.
+M=$ROOT/tests/migrate
+p -d postgres -c "CREATE DATABASE old OWNER owner" >/dev/null
+OLD="host=$sockdir user=owner password=$PW dbname=old"
+sqlite3 "$TMP/v19.db" <"$M/v19.sql"
+"$PGCLIFF" push --db "$TMP/v19.db" --to "$OLD" >"$TMP/push_old" 2>&1
+check_eq "fixture pushed to PostgreSQL" $? 0
+PGPASSWORD=$PW p -d old -U owner >"$TMP/down" 2>&1 <<'SQL'
+ALTER TABLE variant ADD COLUMN gucs text, ADD COLUMN settings text,
+  ADD COLUMN defines text, ADD COLUMN pg_config text, ADD COLUMN build text;
+ALTER TABLE point ADD COLUMN scripts text, ADD COLUMN warmup text;
+UPDATE variant v SET
+  gucs = (SELECT coalesce(json_object_agg(name, value ORDER BY seq), '{}')
+          FROM variant_setting s WHERE (s.run_id, s.variant, s.kind) = (v.run_id, v.name, 'guc')),
+  settings = (SELECT json_object_agg(name, value ORDER BY seq)
+          FROM variant_setting s WHERE (s.run_id, s.variant, s.kind) = (v.run_id, v.name, 'setting')),
+  defines = (SELECT json_object_agg(name, value ORDER BY seq)
+          FROM variant_setting s WHERE (s.run_id, s.variant, s.kind) = (v.run_id, v.name, 'define')),
+  pg_config = (SELECT json_object_agg(name, value ORDER BY seq)
+          FROM variant_setting s WHERE (s.run_id, s.variant, s.kind) = (v.run_id, v.name, 'pg_config')),
+  build = (SELECT document FROM variant_build b WHERE (b.run_id, b.variant) = (v.run_id, v.name));
+UPDATE variant v SET defines = '{}' WHERE build IS NOT NULL AND defines IS NULL;
+UPDATE point p SET
+  scripts = (SELECT json_agg(json_build_object('name', name, 'weight', weight,
+      'transactions', transactions, 'failures', failures, 'retried', retried,
+      'latency_avg_ms', lat_avg_ms, 'latency_stddev_ms', lat_stddev_ms,
+      'statements', (SELECT json_agg(json_build_object('line', line,
+          'command', command, 'latency_avg_ms', t.lat_avg_ms, 'count', count,
+          'failures', t.failures, 'retries', retries) ORDER BY seq)
+        FROM point_statement t WHERE (t.point_id, t.script) = (s.point_id, s.script)))
+      ORDER BY script) FROM point_script s WHERE s.point_id = p.id),
+  warmup = (SELECT json_build_object('until', until_mode, 'max_s', max_s,
+      'tolerance', tolerance, 'tick_s', tick_s, 'stable', stable <> 0,
+      'drift', drift, 'tps', (SELECT json_agg(tps ORDER BY tick)
+        FROM point_warmup_tick t WHERE t.point_id = w.point_id))
+    FROM point_warmup w WHERE w.point_id = p.id);
+DROP TABLE point_warmup_tick, point_warmup, point_statement, point_script,
+  variant_build, variant_setting;
+UPDATE pgcliff_schema SET version = 19;
+SQL
+check_eq "taken back to schema 19" "$(p -d old -At -c "SELECT version FROM pgcliff_schema") $(p -d old -At -c "SELECT count(*) FROM variant WHERE gucs IS NOT NULL AND settings LIKE '{%'")" "19 3" ||
+	cat "$TMP/down"
+"$PGCLIFF" push --db "$TMP/v19.db" --to "$OLD" >"$TMP/push_mig" 2>&1
+check_eq "push into it (migrates it): exit" $? 0
+check_eq "migrated on PostgreSQL" "$(p -d old -At -c "SELECT version FROM pgcliff_schema") $(p -d old -At -c "SELECT count(*) FROM variant_setting WHERE kind = 'guc'") $(p -d old -At -c "SELECT count(*) FROM point_statement")" "20 1 9"
+grep -v '^#' "$M/commands.txt" | while read -r line; do
+	rc=0
+	# shellcheck disable=SC2086 # a command line of words
+	out=$("$PGCLIFF" $line --db "$OLD" 2>&1) || rc=$?
+	printf '$ pgcliff %s\n%s\nexit %d\n' "$line" "$out" "$rc"
+done >"$TMP/mig_out"
+cmp -s "$M/expected.txt" "$TMP/mig_out" ||
+	{ fail "the migrated PostgreSQL store prints otherwise than schema 19"; diff "$M/expected.txt" "$TMP/mig_out" | cut -c1-200 | head -20; }
+
 exec {HELPER[1]}>&-
 wait "$HELPER_PID"
 finish

@@ -23,7 +23,7 @@ check_eq "percentiles ordered" "$(sql "SELECT count(*) FROM point WHERE run_id =
 check_eq "protocol" "$(sql "SELECT DISTINCT protocol FROM point WHERE run_id = $run")" prepared
 check_eq "recipe hash" "$(sql "SELECT recipe_sha256 FROM run WHERE id = $run")" "$(sha256sum <"$ROOT/recipes/txid_current.yaml" | cut -d' ' -f1)"
 check_eq "server version stored" "$(sql "SELECT server_version_num >= 100000 FROM variant WHERE run_id = $run")" 1
-check_eq "non-default settings stored" "$(sql "SELECT settings LIKE '%max_connections%' FROM variant WHERE run_id = $run")" 1
+check_eq "non-default settings stored" "$(sql "SELECT count(*) FROM variant_setting WHERE run_id = $run AND kind = 'setting' AND name = 'max_connections'")" 1
 check_eq "tps lines" "$(grep -c '^tps = .* (without initial connection time)$' "$TMP/out")" 3
 check_eq "progress lines on stderr" "$(grep -c '^progress: ' "$TMP/err")" 6
 grep -q "^run $run stored in $PGCLIFF_DB (status ok, 3 points)" "$TMP/out" || fail "no 'run N stored' line"

@@ -41,10 +41,10 @@ got=$(sql "SELECT repeat_idx + 1, variant, clients FROM point WHERE run_id = $ru
 check_eq "order = explain's plan" "$got" "$want"
 check_eq "blocks counterbalanced" "$(sql "SELECT group_concat(variant) FROM (SELECT DISTINCT repeat_idx, variant FROM point WHERE run_id = $run ORDER BY min(order_idx) OVER (PARTITION BY repeat_idx, variant))")" "base,delay,wm,delay,wm,base"
 check_eq "plan and seed stored" "$(sql "SELECT plan LIKE '{\"version\": 1, \"seed\": 42, \"restart\": \"block\"%' FROM run WHERE id = $run")" 1
-check_eq "delay's settings" "$(sql "SELECT settings LIKE '%\"commit_delay\": \"10\"%' FROM variant WHERE run_id = $run AND name = 'delay'")" 1
-check_eq "wm's settings" "$(sql "SELECT settings LIKE '%\"work_mem\": \"8MB\"%' FROM variant WHERE run_id = $run AND name = 'wm'")" 1
-check_eq "base has neither" "$(sql "SELECT settings LIKE '%commit_delay%' OR settings LIKE '%work_mem%' FROM variant WHERE run_id = $run AND name = 'base'")" 0
-check_eq "pg_config stored" "$(sql "SELECT count(*) FROM variant WHERE run_id = $run AND pg_config LIKE '%\"VERSION\": \"PostgreSQL %'")" 3
+check_eq "delay's settings" "$(sql "SELECT value FROM variant_setting WHERE run_id = $run AND variant = 'delay' AND kind = 'setting' AND name = 'commit_delay'")" 10
+check_eq "wm's settings" "$(sql "SELECT value FROM variant_setting WHERE run_id = $run AND variant = 'wm' AND kind = 'setting' AND name = 'work_mem'")" 8MB
+check_eq "base has neither" "$(sql "SELECT count(*) FROM variant_setting WHERE run_id = $run AND variant = 'base' AND kind = 'setting' AND name IN ('commit_delay', 'work_mem')")" 0
+check_eq "pg_config stored" "$(sql "SELECT count(*) FROM variant_setting WHERE run_id = $run AND kind = 'pg_config' AND name = 'VERSION' AND value LIKE 'PostgreSQL %'")" 3
 grep -q "^ clients  *base  *delay  *wm  *delay/base  *wm/base$" "$TMP/out" || fail "no variant table"
 
 "$PGCLIFF" compare "$run:base" "$run:delay" >"$TMP/cmp"

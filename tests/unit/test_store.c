@@ -17,6 +17,31 @@
 #include "store.h"
 #include "test.h"
 
+/*
+ * SQL that takes a current store back to schema 19: the documents of
+ * schema 20's tables (docs.c) back in their JSON columns, as older
+ * pgcliff wrote them (a variant's GUCs and a point's warm-up kept; the
+ * rest of the columns empty).  The older downgrades below start here.
+ */
+#define BACK_TO_19                                                            \
+	"ALTER TABLE variant ADD COLUMN gucs TEXT;"                               \
+	"ALTER TABLE variant ADD COLUMN settings TEXT;"                           \
+	"ALTER TABLE variant ADD COLUMN defines TEXT;"                            \
+	"ALTER TABLE variant ADD COLUMN pg_config TEXT;"                          \
+	"ALTER TABLE variant ADD COLUMN build TEXT;"                              \
+	"ALTER TABLE point ADD COLUMN scripts TEXT;"                              \
+	"ALTER TABLE point ADD COLUMN warmup TEXT;"                               \
+	"UPDATE variant SET gucs = (SELECT '{' || group_concat(json_quote(name)"  \
+	"  || ': ' || json_quote(value), ', ') || '}' FROM variant_setting s"     \
+	"  WHERE s.run_id = variant.run_id AND s.variant = variant.name"          \
+	"  AND s.kind = 'guc');"                                                  \
+	"DROP TABLE point_warmup_tick;"                                           \
+	"DROP TABLE point_warmup;"                                                \
+	"DROP TABLE point_statement;"                                             \
+	"DROP TABLE point_script;"                                                \
+	"DROP TABLE variant_build;"                                               \
+	"DROP TABLE variant_setting;"
+
 static int64_t
 add_run(struct store *st, const char *recipe)
 {
@@ -298,6 +323,7 @@ test_upgrade_from_5(const char *dbfile)
 	/* back to what pgcliff wrote before schema 6 */
 	CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(db,
+						   BACK_TO_19
 						   "DROP TABLE series_stage;"
 						   "ALTER TABLE sample DROP COLUMN probes;"
 						   "ALTER TABLE point DROP COLUMN steal_pct;"
@@ -1095,11 +1121,13 @@ main(int argc, char **argv)
 	{
 		sqlite3 *db;
 		struct store_point_row *old_pts;
-		int nold;
+		struct store_variant_row *vars;
+		int nold, nv;
 
 		CHECK_INT(sqlite3_open(dbfile, &db), SQLITE_OK);
 		CHECK_INT(
 			sqlite3_exec(db,
+						 BACK_TO_19
 						 "DROP TABLE series_stage;"
 						 "ALTER TABLE point DROP COLUMN steal_pct;"
 						 "ALTER TABLE point DROP COLUMN instructions;"
@@ -1135,6 +1163,10 @@ main(int argc, char **argv)
 						 "DROP TABLE profile;"
 						 "DROP TABLE bisect_step;"
 						 "DROP TABLE bisect;"
+						 "INSERT INTO variant (run_id, name, kind, gucs,"
+						 " settings) SELECT max(id), 'old', 'external',"
+						 " '{\"work_mem\": \"8MB\", \"jit\": \"off\"}',"
+						 " 'not JSON' FROM run;"
 						 "PRAGMA user_version = 1;",
 						 NULL, NULL, NULL),
 			SQLITE_OK);
@@ -1160,6 +1192,30 @@ main(int argc, char **argv)
 		CHECK_INT(nold, 1);
 		CHECK_INT(old_pts[0].transactions, 60);
 		store_points_free(old_pts, nold);
+		/* a version 1 variant's GUCs through schema 20's table, in their
+		 * order; its settings, which were not JSON, dropped, not fatal */
+		{
+			struct store_run_row *all;
+			int nall, seen = 0;
+
+			CHECK_INT(store_list_runs(st, NULL, NULL, 0, &all, &nall, &err),
+					  0);
+			for (int r = 0; r < nall; r++)
+			{
+				CHECK_INT(store_get_variants(st, all[r].id, &vars, &nv, &err),
+						  0);
+				for (int i = 0; i < nv; i++, seen++)
+				{
+					CHECK_STR(vars[i].gucs, "{\"work_mem\": \"8MB\", "
+											"\"jit\": \"off\"}");
+					CHECK_STR(vars[i].settings, "{}");
+					CHECK(vars[i].defines == NULL && vars[i].build == NULL);
+				}
+				store_variants_free(vars, nv);
+			}
+			CHECK(seen >= 1);
+			store_runs_free(all, nall);
+		}
 		add_point(st, runs[0].id, 8, 99); /* the new column takes writes */
 		store_runs_free(runs, n);
 		store_close(st);
