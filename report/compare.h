@@ -373,6 +373,8 @@ void cmp_xml_escape(struct strbuf *out, const char *s);
  * to the terminal's escaping (visible_add()), as every byte written is.
  */
 void cmp_md_escape(struct strbuf *out, const char *s);
+/* S as it is, or with MD escaped for Markdown (cmp_md_escape()). */
+void cmp_name_add(struct strbuf *out, const char *s, bool md);
 
 void compare_render(struct strbuf *out, const struct cmp_result *r,
 					const struct cmp_labels *labels, enum cmp_format format);

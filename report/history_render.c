@@ -8,27 +8,17 @@
 #include "history.h"
 #include "json_int.h"
 
-/* S, escaped when the medium is Markdown (MD). */
-static void
-add_name(struct strbuf *out, const char *s, bool md)
-{
-	if (md)
-		cmp_md_escape(out, s);
-	else
-		strbuf_addstr(out, s);
-}
-
 static void
 print_change(struct strbuf *out, const struct history_series *s,
 			 const struct history_change *c, const char *prefix, bool md)
 {
 	strbuf_addstr(out, prefix);
-	add_name(out, s->variant, md);
+	cmp_name_add(out, s->variant, md);
 	strbuf_addch(out, '/');
-	add_name(out, s->workload, md);
+	cmp_name_add(out, s->workload, md);
 	strbuf_addf(out, " at %d clients: from run %" PRId64 " (", s->clients,
 				s->runs[c->index]);
-	add_name(out, s->started[c->index], md);
+	cmp_name_add(out, s->started[c->index], md);
 	strbuf_addf(out, "): %.6g -> %.6g (%+.1f %%), p = %.3f\n", c->before,
 				c->after, 100 * (c->after / c->before - 1), c->p);
 }
@@ -121,16 +111,16 @@ history_render(struct strbuf *out, enum cmp_format f, const char *recipe,
 		return;
 	}
 	strbuf_addf(out, "%spgcliff history: recipe ", md ? "### " : "");
-	add_name(out, recipe, md);
+	cmp_name_add(out, recipe, md);
 	strbuf_addf(out, ", metric %s, %d series\n", cmp_metric_name(m), ns);
 	for (int i = 0; i < ns; i++)
 	{
 		const struct history_series *s = &ss[i];
 
 		strbuf_addf(out, "\n%svariant ", md ? "#### " : "");
-		add_name(out, s->variant, md);
+		cmp_name_add(out, s->variant, md);
 		strbuf_addstr(out, ", workload ");
-		add_name(out, s->workload, md);
+		cmp_name_add(out, s->workload, md);
 		strbuf_addf(out, ", %d clients\n\n", s->clients);
 		if (f == CMP_FORMAT_MARKDOWN)
 			strbuf_addstr(out,

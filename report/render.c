@@ -70,9 +70,8 @@ md_code(struct strbuf *out, const char *s)
 	strbuf_addch(out, '`');
 }
 
-/* S, escaped when the medium is Markdown (MD). */
-static void
-add_name(struct strbuf *out, const char *s, bool md)
+void
+cmp_name_add(struct strbuf *out, const char *s, bool md)
 {
 	if (md)
 		cmp_md_escape(out, s);
@@ -311,7 +310,7 @@ add_header_line(struct strbuf *out, const struct cmp_result *r, bool md)
 
 	/* the metric may name a probe or a function of the stored run */
 	strbuf_addstr(out, "metric ");
-	add_name(out, cmp_opts_metric(o), md);
+	cmp_name_add(out, cmp_opts_metric(o), md);
 	strbuf_addf(out,
 				" (%s is better), margin %.1f %% (rule %s), %s %% "
 				"intervals %s, Holm over %d point%s",
@@ -531,7 +530,7 @@ add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep,
 		const struct cmp_why_wait *w = &n->waits[i];
 
 		strbuf_addstr(out, i ? sep : "");
-		add_name(out, w->event, md);
+		cmp_name_add(out, w->event, md);
 		strbuf_addf(out, " %.2f -> %.2f", w->a_per_s, w->b_per_s);
 		if (w->a_per_s > 0 && w->b_per_s > 0)
 			strbuf_addf(out, " (x%.2f)", w->b_per_s / w->a_per_s);
@@ -543,7 +542,7 @@ add_waits(struct strbuf *out, const struct cmp_why_node *n, const char *sep,
 static void
 add_profile_head(struct strbuf *out, const struct cmp_why_node *n, bool md)
 {
-	add_name(out, n->node, md);
+	cmp_name_add(out, n->node, md);
 	if (n->counted)
 		strbuf_addf(out,
 					", counted by callgrind: %.0f and %.0f instructions per "
