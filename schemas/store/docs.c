@@ -103,10 +103,11 @@ put_settings(struct store *st, int64_t run_id, const char *variant,
 		rc = -1;
 	json_object_foreach(o, name, v)
 	{
-		char *value = value_text(v);
+		char *value;
 
 		if (rc < 0)
 			break;
+		value = value_text(v);
 		sql_reset(s);
 		sql_bind_int64(s, 1, run_id);
 		sql_bind_text(s, 2, variant);
@@ -201,8 +202,8 @@ docs_variant_put(struct store *st, int64_t run_id,
 
 /* One script of a point and its statements. */
 static int
-put_script(struct store *st, struct sql_stmt *s, struct sql_stmt *stm,
-		   int64_t point_id, int k, const json_t *sc)
+put_script(struct sql_stmt *s, struct sql_stmt *stm, int64_t point_id, int k,
+		   const json_t *sc)
 {
 	const json_t *stmts = json_object_get(sc, "statements");
 	size_t j;
@@ -235,7 +236,6 @@ put_script(struct store *st, struct sql_stmt *s, struct sql_stmt *stm,
 		if (sql_step(stm) != SQL_DONE)
 			return -1;
 	}
-	(void) st;
 	return 0;
 }
 
@@ -265,7 +265,7 @@ put_scripts(struct store *st, int64_t point_id, const char *text)
 		rc = -1;
 	json_array_foreach(a, k, sc)
 	{
-		if (rc < 0 || (rc = put_script(st, s, stm, point_id, (int) k, sc)) < 0)
+		if (rc < 0 || (rc = put_script(s, stm, point_id, (int) k, sc)) < 0)
 			break;
 	}
 	sql_finalize(s);
